@@ -1,0 +1,97 @@
+/**
+ * The one catalogue of error codes and the one error class every service throws.
+ *
+ * Callers test `code`, never message text. `expose` follows oidc-provider's rule: details of a
+ * status below 500 are the client's to see; 5xx details are masked by each app's error handler.
+ */
+import { z } from 'zod';
+
+/** Every error code with its HTTP status and what a client should do next. */
+export const ErrorCatalogue = {
+  ROUTE_NOT_FOUND: { status: 404, hint: 'GET /api/v1/ lists every endpoint; paths start with /api/v1 exactly once.' },
+  METHOD_NOT_ALLOWED: { status: 405, hint: 'See the Allow header or GET /api/v1/ for the methods of this path.' },
+  NOT_FOUND: { status: 404, hint: 'Check the identifier; it may belong to another account or never have existed.' },
+  INVALID_REQUEST: { status: 400, hint: 'Fix the fields named in the message; /openapi.json has every body schema.' },
+  MALFORMED_JSON: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: 'Send the body as JSON with Content-Type: application/json.' },
+  PAYLOAD_TOO_LARGE: { status: 413, hint: 'Send a smaller body; the limit is stated in the message.' },
+  TOKEN_IN_QUERY: { status: 400, hint: 'Send the token in the Authorization header: Authorization: Bearer <token>.' },
+  AUTHENTICATION_REQUIRED: {
+    status: 401,
+    hint: 'Send Authorization: Bearer <token>. Without a token, POST /api/v1/handshakes and poll its status until approved.',
+  },
+  INVALID_TOKEN: {
+    status: 401,
+    hint: 'The token is unknown, expired or revoked. Ask the owner for a new one through POST /api/v1/handshakes.',
+  },
+  INSUFFICIENT_SCOPE: { status: 403, hint: 'Ask the owner for a token that grants the scope named in the message.' },
+  DEVICE_PENDING_APPROVAL: { status: 403, hint: 'The owner must approve this device at /dashboard/devices first.' },
+  PLAN_REQUIRED: { status: 403, hint: 'This feature needs a Pro or Heavy plan; the owner can upgrade.' },
+  CONFLICT: { status: 409, hint: 'The resource already exists or changed meanwhile; read it again and retry.' },
+  USAGE_LIMIT_EXCEEDED: { status: 429, hint: 'Wait until the time given in Retry-After; the owner can raise the limit.' },
+  RATE_LIMITED: { status: 429, hint: 'Too many requests; wait for the time given in Retry-After.' },
+  INTERNAL_ERROR: { status: 500, hint: 'Retry later; quote the requestId if it persists.' },
+  UPSTREAM_ERROR: { status: 502, hint: 'The connected service failed; retry later.' },
+  SERVICE_UNAVAILABLE: { status: 503, hint: 'The service behind this endpoint is not running; retry later.' },
+  UPSTREAM_TIMEOUT: { status: 504, hint: 'The service behind this endpoint did not answer in time; retry later.' },
+} as const satisfies Record<string, { status: number; hint: string }>;
+
+export type ErrorCode = keyof typeof ErrorCatalogue;
+export const errorCodes = Object.keys(ErrorCatalogue) as ErrorCode[];
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  hint?: string;
+  /** Overrides the catalogue status, for the rare code used with two statuses. */
+  status?: number;
+  /** Extra response headers, e.g. Retry-After or WWW-Authenticate. */
+  headers?: Record<string, string>;
+  /** Whether the message may reach the client; defaults to status < 500. */
+  expose?: boolean;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly hint: string;
+  readonly headers: Record<string, string>;
+  /** Whether the message may be shown to the client (by default never for 5xx, as in oidc-provider). */
+  readonly expose: boolean;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? ErrorCatalogue[code].status;
+    this.hint = options.hint ?? ErrorCatalogue[code].hint;
+    this.headers = options.headers ?? {};
+    this.expose = options.expose ?? this.status < 500;
+  }
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ErrorCatalogue, value);
+}
+
+/** The wire shape of every error response body. */
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    hint: z.string().optional(),
+    requestId: z.string(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Builds the response body; 5xx messages are replaced so internals never leak. */
+export function toErrorBody(error: AppError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.expose ? error.message : 'The request could not be completed.',
+      hint: error.hint,
+      requestId,
+    },
+  };
+}

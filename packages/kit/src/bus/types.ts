@@ -1,0 +1,99 @@
+/**
+ * The bus: how services meet. One interface, two implementations chosen by configuration only
+ * (NATS when NATS_URL is set, in-memory otherwise), both held to one contract test suite.
+ *
+ * Payloads are JSON values. Headers carry correlation (request id) and caller identity.
+ * A handler that throws an AppError makes the caller's `request` reject with the same code,
+ * status, message and hint (they travel in reply headers, as nats.js services do).
+ */
+
+export type Headers = Record<string, string>;
+
+/** A message as a handler sees it. */
+export interface BusMessage<T = unknown> {
+  readonly subject: string;
+  readonly data: T;
+  readonly headers: Headers;
+}
+
+export interface RequestOptions {
+  /** How long to wait for a reply before rejecting with BusTimeoutError. */
+  timeoutMs: number;
+  headers?: Headers;
+}
+
+export interface SubscribeOptions {
+  /** Members of one queue group share the messages: each is delivered to one member only. */
+  queue?: string;
+}
+
+export interface Subscription {
+  /** Stops delivery, letting handlers already running finish. */
+  close(): Promise<void>;
+}
+
+/** A durable stream (JetStream in the NATS implementation). */
+export interface StreamDefinition {
+  name: string;
+  subjects: string[];
+}
+
+export interface DurablePublishOptions {
+  /** Deduplication id: publishing the same id twice stores the message once. */
+  msgId: string;
+  headers?: Headers;
+  timeoutMs?: number;
+}
+
+export interface DurablePublishAck {
+  stream: string;
+  seq: number;
+  duplicate: boolean;
+}
+
+export interface ConsumeOptions {
+  /** Redelivery delay after a handler failure or a missing ack. */
+  ackWaitMs?: number;
+  /** Deliveries of one message before it is given up (logged, not redelivered). */
+  maxDeliver?: number;
+}
+
+/** A durable message: `deliveryCount` starts at 1 and grows with each redelivery. */
+export interface DurableMessage<T = unknown> extends BusMessage<T> {
+  readonly seq: number;
+  readonly deliveryCount: number;
+}
+
+export type RequestHandler<T = unknown, R = unknown> = (msg: BusMessage<T>) => Promise<R> | R;
+export type EventHandler<T = unknown> = (msg: BusMessage<T>) => Promise<void> | void;
+/** Resolving acknowledges the message; throwing makes it redelivered after ackWaitMs. */
+export type DurableHandler<T = unknown> = (msg: DurableMessage<T>) => Promise<void>;
+
+export interface Bus {
+  /** Request/reply. Rejects with BusTimeoutError, BusNoRespondersError, or the handler's AppError. */
+  request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R>;
+  /** Answers requests on a subject; the handler's resolved value is the reply. */
+  handle<T = unknown, R = unknown>(
+    subject: string,
+    handler: RequestHandler<T, R>,
+    options?: SubscribeOptions,
+  ): Subscription;
+  /** Fire-and-forget event to current subscribers. */
+  publish(subject: string, payload: unknown, options?: { headers?: Headers }): Promise<void>;
+  subscribe<T = unknown>(subject: string, handler: EventHandler<T>, options?: SubscribeOptions): Subscription;
+  /** Creates the stream or updates its subjects; idempotent. */
+  ensureStream(definition: StreamDefinition): Promise<void>;
+  /** Resolves once the stream has stored the message (the JetStream ack). */
+  publishDurable(subject: string, payload: unknown, options: DurablePublishOptions): Promise<DurablePublishAck>;
+  /** Starts (or resumes) a durable consumer; several processes with the same name share the work. */
+  consume<T = unknown>(
+    stream: string,
+    durableName: string,
+    handler: DurableHandler<T>,
+    options?: ConsumeOptions,
+  ): Promise<Subscription>;
+  /** Whether the bus can currently carry messages (for /readyz). */
+  isReady(): boolean;
+  /** Drains subscriptions, waits for in-flight handlers, closes the connection. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+import { hello } from '@pag/contracts';
+export const greet = (): string => hello('kit');

@@ -1,0 +1,2 @@
+import { greet } from '@pag/kit';
+console.log(greet(), process.version);
