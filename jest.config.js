@@ -1,5 +1,5 @@
 // Jest runs our TypeScript as native ESM: @swc/jest strips types and keeps `import`/`export`,
-// and node runs with --experimental-vm-modules (see docs/adr/0002-jest-native-esm-with-swc.md).
+// and node runs with --experimental-vm-modules (see docs/adr/0003-jest-native-esm-with-swc.md).
 /** @type {import("jest").Config} */
 
 const config = {

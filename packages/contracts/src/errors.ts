@@ -8,14 +8,33 @@ import { z } from 'zod';
 
 /** Every error code with its HTTP status and what a client should do next. */
 export const ErrorCatalogue = {
-  ROUTE_NOT_FOUND: { status: 404, hint: 'GET /api/v1/ lists every endpoint; paths start with /api/v1 exactly once.' },
-  METHOD_NOT_ALLOWED: { status: 405, hint: 'See the Allow header or GET /api/v1/ for the methods of this path.' },
-  NOT_FOUND: { status: 404, hint: 'Check the identifier; it may belong to another account or never have existed.' },
-  INVALID_REQUEST: { status: 400, hint: 'Fix the fields named in the message; /openapi.json has every body schema.' },
+  ROUTE_NOT_FOUND: {
+    status: 404,
+    hint: 'GET /api/v1/ lists every endpoint; paths start with /api/v1 exactly once.',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    hint: 'See the Allow header or GET /api/v1/ for the methods of this path.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    hint: 'Check the identifier; it may belong to another account or never have existed.',
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    hint: 'Fix the fields named in the message; /openapi.json has every body schema.',
+  },
   MALFORMED_JSON: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: 'Send the body as JSON with Content-Type: application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, hint: 'Send a smaller body; the limit is stated in the message.' },
-  TOKEN_IN_QUERY: { status: 400, hint: 'Send the token in the Authorization header: Authorization: Bearer <token>.' },
+  INVALID_SCOPE: {
+    status: 400,
+    hint: 'Scopes are space-separated names such as knowledge, chat or services:github:read; GET /api/v1/capabilities lists them.',
+  },
+  TOKEN_IN_QUERY: {
+    status: 400,
+    hint: 'Send the token in the Authorization header: Authorization: Bearer <token>.',
+  },
   AUTHENTICATION_REQUIRED: {
     status: 401,
     hint: 'Send Authorization: Bearer <token>. Without a token, POST /api/v1/handshakes and poll its status until approved.',
@@ -24,16 +43,31 @@ export const ErrorCatalogue = {
     status: 401,
     hint: 'The token is unknown, expired or revoked. Ask the owner for a new one through POST /api/v1/handshakes.',
   },
-  INSUFFICIENT_SCOPE: { status: 403, hint: 'Ask the owner for a token that grants the scope named in the message.' },
-  DEVICE_PENDING_APPROVAL: { status: 403, hint: 'The owner must approve this device at /dashboard/devices first.' },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    hint: 'Ask the owner for a token that grants the scope named in the message.',
+  },
+  DEVICE_PENDING_APPROVAL: {
+    status: 403,
+    hint: 'The owner must approve this device at /dashboard/devices first.',
+  },
   PLAN_REQUIRED: { status: 403, hint: 'This feature needs a Pro or Heavy plan; the owner can upgrade.' },
-  CONFLICT: { status: 409, hint: 'The resource already exists or changed meanwhile; read it again and retry.' },
-  USAGE_LIMIT_EXCEEDED: { status: 429, hint: 'Wait until the time given in Retry-After; the owner can raise the limit.' },
+  CONFLICT: {
+    status: 409,
+    hint: 'The resource already exists or changed meanwhile; read it again and retry.',
+  },
+  USAGE_LIMIT_EXCEEDED: {
+    status: 429,
+    hint: 'Wait until the time given in Retry-After; the owner can raise the limit.',
+  },
   RATE_LIMITED: { status: 429, hint: 'Too many requests; wait for the time given in Retry-After.' },
   INTERNAL_ERROR: { status: 500, hint: 'Retry later; quote the requestId if it persists.' },
   UPSTREAM_ERROR: { status: 502, hint: 'The connected service failed; retry later.' },
   SERVICE_UNAVAILABLE: { status: 503, hint: 'The service behind this endpoint is not running; retry later.' },
-  UPSTREAM_TIMEOUT: { status: 504, hint: 'The service behind this endpoint did not answer in time; retry later.' },
+  UPSTREAM_TIMEOUT: {
+    status: 504,
+    hint: 'The service behind this endpoint did not answer in time; retry later.',
+  },
 } as const satisfies Record<string, { status: number; hint: string }>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;

@@ -1,2 +1,116 @@
+export { AGENT_CONDUCT_RULE, API_PREFIX } from './api.ts';
 export type { AppErrorOptions, ErrorCode } from './errors.ts';
 export { AppError, ErrorBody, ErrorCatalogue, errorCodes, isErrorCode, toErrorBody } from './errors.ts';
+export type { OpenApiDocument, OpenApiOptions } from './openapi/build-openapi.ts';
+export { buildOpenApiDocument } from './openapi/build-openapi.ts';
+export type { JsonObject } from './openapi/components.ts';
+export { discoveryEndpoints, endpointsForScopes } from './routes/endpoint-listing.ts';
+export type { MethodMismatch, RouteMatch, RouteParams } from './routes/match-route.ts';
+export {
+  createRouteMatcher,
+  documentedScope,
+  matchRoute,
+  requiredScope,
+  resourceOf,
+} from './routes/match-route.ts';
+export type { CompiledPath } from './routes/route-path.ts';
+export { compilePath, toOpenApiPath } from './routes/route-path.ts';
+export { PROXY_PATH, PROXY_SCOPE, RouteTable, routeById } from './routes/route-table.ts';
+export type { HttpMethod, RouteDefinition, RouteService } from './routes/route-types.ts';
+export { HTTP_METHODS, ROUTE_SERVICES } from './routes/route-types.ts';
+export type { HandshakeStatusValue, Plan, TokenKind } from './schemas/auth.ts';
+export {
+  DeviceRegistered,
+  DeviceRegisterRequest,
+  EndpointAccess,
+  HANDSHAKE_STATUSES,
+  HandshakeCreated,
+  HandshakeCreateRequest,
+  HandshakeStatus,
+  PLANS,
+  TOKEN_KINDS,
+  TokenCapabilities,
+} from './schemas/auth.ts';
+export {
+  CHAT_MESSAGE_MAX_BYTES,
+  ChatReply,
+  ChatRequest,
+  GatewayContext,
+  Identity,
+  KnowledgeBase,
+  KnowledgeDocument,
+  MEMORY_MAX_BYTES,
+  MemoryEntry,
+  MemoryWriteRequest,
+  Persona,
+  PersonaList,
+} from './schemas/brain.ts';
+export { isTimeZone, ServiceName, Timestamp, TimeZone, utf8Length } from './schemas/common.ts';
+export {
+  AgentAuthBlock,
+  ANONYMOUS_CREDENTIAL_TYPES,
+  CREDENTIAL_TYPES,
+  DiscoveryIndex,
+  IDENTITY_TYPES,
+  OAuthServerMetadata,
+  PublicCapabilities,
+  QuickStart,
+  REGISTRATION_METHODS,
+} from './schemas/discovery.ts';
+export {
+  AUDIT_DECISIONS,
+  AuditEvent,
+  DeviceEvent,
+  DispatchRequest,
+  HandshakeDecidedEvent,
+  MessageHeaders,
+  TokenRevokedEvent,
+} from './schemas/events.ts';
+export {
+  ConnectedService,
+  Connector,
+  ConnectorList,
+  ServiceList,
+  VaultTokenList,
+  VaultTokenMetadata,
+} from './schemas/proxy.ts';
+export { SchemaCatalogue } from './schemas/schema-catalogue.ts';
+export {
+  SCHEDULE_TYPES,
+  Trigger,
+  TriggerCreateRequest,
+  TriggerList,
+  TriggerRun,
+  TriggerSchedule,
+  WEEKDAYS,
+} from './schemas/trigger.ts';
+export type { CatalogueScope, HandshakeScope } from './scopes/scope-catalogue.ts';
+export {
+  catalogueEntry,
+  describeScope,
+  HANDSHAKE_SCOPES,
+  isScopeName,
+  ScopeCatalogue,
+} from './scopes/scope-catalogue.ts';
+export type { NamedScope, ParsedScope, ScopeAccess } from './scopes/scope-grammar.ts';
+export {
+  isScope,
+  NAMED_SCOPES,
+  parseScope,
+  parseScopeList,
+  SCOPE_NAME_PATTERN,
+  tryParseScope,
+} from './scopes/scope-grammar.ts';
+export { expandScopes, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
+export type { AuditSource } from './subjects.ts';
+export {
+  AUDIT_SOURCES,
+  AuditStream,
+  AuthSubjects,
+  auditSubject,
+  BrainSubjects,
+  EventSubjects,
+  ProxySubjects,
+  QueueGroups,
+  TriggerSubjects,
+} from './subjects.ts';

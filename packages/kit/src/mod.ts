@@ -1,2 +1,47 @@
-import { hello } from '@pag/contracts';
-export const greet = (): string => hello('kit');
+export type { Env } from './config/parse-config.ts';
+export {
+  ConfigError,
+  envBoolean,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  parseConfig,
+} from './config/parse-config.ts';
+export { closeServer, listen } from './lifecycle/http-server.ts';
+export { runMain } from './lifecycle/run-main.ts';
+export type { Closer } from './lifecycle/shutdown.ts';
+export { Shutdown } from './lifecycle/shutdown.ts';
+export type { Logger, LoggerOptions } from './log/logger.ts';
+export { createLogger, requestLogger } from './log/logger.ts';
+export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
+export { Health } from './ops/health.ts';
+export type { Metrics } from './ops/metrics.ts';
+export { createMetrics } from './ops/metrics.ts';
+export type { OpsHandler } from './ops/ops-handler.ts';
+export { createOpsHandler, createOpsServer, OPS_PATHS } from './ops/ops-handler.ts';
+export type { CreateBusOptions } from './bus/create-bus.ts';
+export { createBus } from './bus/create-bus.ts';
+export { BusNoRespondersError, BusTimeoutError } from './bus/errors.ts';
+export type { MemoryBusOptions } from './bus/memory-bus.ts';
+export { MemoryBus } from './bus/memory-bus.ts';
+export type { NatsBusOptions } from './bus/nats-bus.ts';
+export { NatsBus } from './bus/nats-bus.ts';
+export type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableHandler,
+  DurableMessage,
+  DurablePublishAck,
+  DurablePublishOptions,
+  EventHandler,
+  Headers,
+  RequestHandler,
+  RequestOptions,
+  StreamDefinition,
+  SubscribeOptions,
+  Subscription,
+} from './bus/types.ts';
+export type { Ops } from './ops/start-ops.ts';
+export { startOps } from './ops/start-ops.ts';

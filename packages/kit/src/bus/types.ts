@@ -7,6 +7,10 @@
  * status, message and hint (they travel in reply headers, as nats.js services do).
  */
 
+/**
+ * Message headers. Names are printable ASCII without ':'; values are single-line and trimmed (as in
+ * NATS). Names starting with `Nats-` belong to NATS and are dropped.
+ */
 export type Headers = Record<string, string>;
 
 /** A message as a handler sees it. */
@@ -28,7 +32,7 @@ export interface SubscribeOptions {
 }
 
 export interface Subscription {
-  /** Stops delivery, letting handlers already running finish. */
+  /** Stops delivery, letting handlers already running finish. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -52,16 +56,19 @@ export interface DurablePublishAck {
 }
 
 export interface ConsumeOptions {
-  /** Redelivery delay after a handler failure or a missing ack. */
+  /** Redelivery delay after a handler failure or a missing ack; defaults to 30 s (JetStream's default). */
   ackWaitMs?: number;
-  /** Deliveries of one message before it is given up (logged, not redelivered). */
+  /** Deliveries of one message before it is given up (logged, not redelivered); unlimited by default. */
   maxDeliver?: number;
 }
 
 /** A durable message: `deliveryCount` starts at 1 and grows with each redelivery. */
 export interface DurableMessage<T = unknown> extends BusMessage<T> {
+  /** The message's sequence number in its stream. */
   readonly seq: number;
   readonly deliveryCount: number;
+  /** The publisher's deduplication id, so a consumer can deduplicate across redeliveries too. */
+  readonly msgId: string;
 }
 
 export type RequestHandler<T = unknown, R = unknown> = (msg: BusMessage<T>) => Promise<R> | R;
@@ -72,20 +79,35 @@ export type DurableHandler<T = unknown> = (msg: DurableMessage<T>) => Promise<vo
 export interface Bus {
   /** Request/reply. Rejects with BusTimeoutError, BusNoRespondersError, or the handler's AppError. */
   request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R>;
-  /** Answers requests on a subject; the handler's resolved value is the reply. */
+  /**
+   * Answers requests on a subject (wildcards allowed); the handler's resolved value is the reply.
+   * Resolves once the subscription is registered, so other processes can reach it from then on.
+   */
   handle<T = unknown, R = unknown>(
     subject: string,
     handler: RequestHandler<T, R>,
     options?: SubscribeOptions,
-  ): Subscription;
+  ): Promise<Subscription>;
   /** Fire-and-forget event to current subscribers. */
   publish(subject: string, payload: unknown, options?: { headers?: Headers }): Promise<void>;
-  subscribe<T = unknown>(subject: string, handler: EventHandler<T>, options?: SubscribeOptions): Subscription;
+  /** Resolves once the subscription is registered (see `handle`). Handlers may run concurrently. */
+  subscribe<T = unknown>(
+    subject: string,
+    handler: EventHandler<T>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /** Creates the stream or updates its subjects; idempotent. */
   ensureStream(definition: StreamDefinition): Promise<void>;
   /** Resolves once the stream has stored the message (the JetStream ack). */
-  publishDurable(subject: string, payload: unknown, options: DurablePublishOptions): Promise<DurablePublishAck>;
-  /** Starts (or resumes) a durable consumer; several processes with the same name share the work. */
+  publishDurable(
+    subject: string,
+    payload: unknown,
+    options: DurablePublishOptions,
+  ): Promise<DurablePublishAck>;
+  /**
+   * Starts (or resumes) a durable consumer; several processes with the same name share the work.
+   * One `consume` call handles one message at a time, in stream order apart from redeliveries.
+   */
   consume<T = unknown>(
     stream: string,
     durableName: string,

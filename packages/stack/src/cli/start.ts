@@ -1,2 +1,22 @@
-import { greet } from '@pag/kit';
-console.log(greet(), process.version);
+/**
+ * `pnpm start`: the whole gateway in one process. Prints `ready: <PUBLIC_URL>` once it serves.
+ */
+import { runMain } from '@pag/kit';
+import { startStack } from '../start-stack.ts';
+
+await runMain('pnpm start', async () => {
+  const stack = await startStack(process.env);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    stack.logger.info({ signal }, 'stopping');
+    stack.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.stdout.write(`ready: ${stack.publicUrl}\n`);
+});

@@ -1,0 +1,199 @@
+/**
+ * Builds the OpenAPI 3.1 document served at /openapi.json from the route table and the zod
+ * schemas, so the document cannot drift from what the gateway enforces. Every URL comes from
+ * the serverUrl argument (PUBLIC_URL), never from a request.
+ */
+
+import { AGENT_CONDUCT_RULE, API_PREFIX } from '../api.ts';
+import { documentedScope } from '../routes/match-route.ts';
+import { compilePath } from '../routes/route-path.ts';
+import { RouteTable } from '../routes/route-table.ts';
+import type { RouteDefinition, RouteService } from '../routes/route-types.ts';
+import { ScopeCatalogue } from '../scopes/scope-catalogue.ts';
+import {
+  componentSchemas,
+  ERROR_RESPONSES,
+  type ErrorStatus,
+  errorResponseComponents,
+  type JsonObject,
+  schemaRef,
+} from './components.ts';
+
+export interface OpenApiOptions {
+  /** The public base URL, without a trailing slash (PUBLIC_URL). */
+  readonly serverUrl: string;
+  /** Version of the interface, dotted numbers (the discovery index's `version`). */
+  readonly version: string;
+}
+
+const TAGS: Record<RouteService, string> = {
+  gateway: 'Discovery, guides, token capabilities and the context.',
+  auth: 'Access without a token: handshakes, device registration, OAuth discovery.',
+  brain: 'Memory, knowledge base, chat, personas and identity.',
+  proxy: 'Connected services, the proxy to them, vault tokens and connectors.',
+  trigger: 'Scheduled automations.',
+  audit: 'The audit log.',
+};
+
+/** The OAuth scope name from the catalogue that the route's scope template instantiates. */
+function oauthScope(scope: string): string {
+  return scope.replaceAll(':{resource}', '').replaceAll('{service}', '{name}');
+}
+
+function errorStatuses(route: RouteDefinition, hasParams: boolean): ErrorStatus[] {
+  const bearer = route.auth === 'bearer';
+  const body = route.requestBody !== null || (route.service === 'proxy' && route.method !== 'GET');
+  const statuses: ErrorStatus[] = [];
+  if (body || bearer || hasParams) statuses.push(400);
+  if (bearer) statuses.push(401, 403);
+  if (hasParams) statuses.push(404);
+  if (body) statuses.push(413);
+  if (route.path.startsWith(API_PREFIX)) statuses.push(429);
+  if (route.service === 'proxy' && hasParams) statuses.push(502);
+  if (route.service !== 'gateway' || bearer) statuses.push(503);
+  if (route.service === 'proxy' && hasParams) statuses.push(504);
+  return statuses;
+}
+
+function successContent(route: RouteDefinition): JsonObject {
+  if (route.response !== null) return { [route.contentType]: { schema: schemaRef(route.response) } };
+  if (route.contentType === 'application/json') {
+    return { [route.contentType]: { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } };
+  }
+  if (route.contentType === '*/*')
+    return { '*/*': { schema: { description: "The connected service's response." } } };
+  return { [route.contentType]: { schema: { type: 'string' } } };
+}
+
+function parameters(route: RouteDefinition): JsonObject[] {
+  const compiled = compilePath(route.path);
+  const named = compiled.paramNames.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: name === 'service' ? 'Name of the connected service.' : `The ${name}.`,
+    schema: {
+      type: 'string',
+      ...(route.paramPatterns[name] ? { pattern: route.paramPatterns[name].source } : {}),
+    },
+  }));
+  if (compiled.wildcard === null) return named;
+  const rest = {
+    name: compiled.wildcard,
+    in: 'path',
+    required: true,
+    description:
+      'The rest of the path, forwarded as is; may contain slashes and be empty. Its first segment names the resource for sub-scopes.',
+    schema: { type: 'string' },
+  };
+  return [...named, rest];
+}
+
+function describe(route: RouteDefinition, scope: string | null): string {
+  const access =
+    route.auth === 'none'
+      ? 'No authentication.'
+      : scope === null
+        ? 'Requires a Bearer token; no particular scope.'
+        : `Requires a Bearer token with the scope \`${scope}\` (or a scope that contains it).`;
+  const plan = route.plan === null ? '' : ` Plan: ${route.plan.join(' or ')}.`;
+  return `${route.description}\n\n${access}${plan}`;
+}
+
+function operation(route: RouteDefinition): JsonObject {
+  const scope = documentedScope(route);
+  const params = parameters(route);
+  const responses: JsonObject = {
+    [String(route.successStatus)]: { description: route.summary, content: successContent(route) },
+  };
+  for (const status of errorStatuses(route, params.length > 0)) {
+    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  }
+  return {
+    operationId: route.id,
+    summary: route.summary,
+    description: describe(route, scope),
+    tags: [route.service],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(route.requestBody === null
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef(route.requestBody) } },
+          },
+        }),
+    responses,
+    security:
+      route.auth === 'none'
+        ? []
+        : [{ bearerAuth: [] }, { oauth2: scope === null ? [] : [oauthScope(scope)] }],
+    'x-required-scope': scope,
+    'x-service': route.service,
+    ...(route.plan === null ? {} : { 'x-plan': route.plan }),
+  };
+}
+
+/** The top level of the generated document; deeper parts are plain JSON. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, JsonObject>;
+  components: {
+    schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+  };
+}
+
+export function buildOpenApiDocument({ serverUrl, version }: OpenApiOptions): OpenApiDocument {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of RouteTable) {
+    const path = compilePath(route.path).openApiPath;
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
+  }
+  const services = [...new Set(RouteTable.map((route) => route.service))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Personal API Gateway',
+      version,
+      description: [
+        `IMPORTANT: ${AGENT_CONDUCT_RULE}`,
+        `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every path already begins with ${API_PREFIX}, so never append it to the base URL.`,
+        'Without a usable token, POST /api/v1/handshakes and poll GET /api/v1/handshakes/{handshakeId}/status.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: serverUrl }],
+    tags: services.map((name) => ({ name, description: TAGS[name] })),
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      responses: errorResponseComponents(),
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Authorization: Bearer <ACCESS_TOKEN>: a dashboard token, a token shared after a handshake, or an OAuth access token.',
+        },
+        oauth2: {
+          type: 'oauth2',
+          description: 'Authorization code flow with PKCE (S256).',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${serverUrl}/oauth/authorize`,
+              tokenUrl: `${serverUrl}/oauth/token`,
+              refreshUrl: `${serverUrl}/oauth/token`,
+              scopes: Object.fromEntries(
+                Object.entries(ScopeCatalogue).map(([scope, { description }]) => [scope, description]),
+              ),
+            },
+          },
+        },
+      },
+    },
+  };
+}

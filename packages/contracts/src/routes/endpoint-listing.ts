@@ -1,0 +1,42 @@
+/**
+ * The route table as the agent-facing documents list it: the discovery index's endpoint map and
+ * the per-token endpoint list of the capabilities and context responses. Built here so every
+ * document shows the same names, paths and scopes.
+ */
+
+import type { EndpointAccess } from '../schemas/auth.ts';
+import { expandScopes, scopeGrants } from '../scopes/scope-matcher.ts';
+import { documentedScope } from './match-route.ts';
+import { RouteTable } from './route-table.ts';
+import type { RouteDefinition } from './route-types.ts';
+
+/** `{ quickStart: 'GET /api/v1/quick-start', … }` for the discovery index. */
+export function discoveryEndpoints(routes: readonly RouteDefinition[] = RouteTable): Record<string, string> {
+  return Object.fromEntries(
+    routes.filter((route) => route.listed).map((route) => [route.id, `${route.method} ${route.path}`]),
+  );
+}
+
+/**
+ * Every listed endpoint with whether the granted scopes allow it. A scope template counts as
+ * allowed when the token holds that access on at least one service (or one resource of one).
+ */
+export function endpointsForScopes(
+  granted: readonly string[],
+  routes: readonly RouteDefinition[] = RouteTable,
+): EndpointAccess[] {
+  const expanded = expandScopes(granted);
+  return routes
+    .filter((route) => route.listed)
+    .map((route) => {
+      const scope = documentedScope(route);
+      const access = route.method === 'GET' ? ':read' : ':write';
+      const allowed =
+        scope === null
+          ? true
+          : scope.includes('{')
+            ? expanded.some((held) => held.startsWith('services:') && held.endsWith(access))
+            : scopeGrants(granted, scope);
+      return { id: route.id, method: route.method, path: route.path, requiredScope: scope, allowed };
+    });
+}

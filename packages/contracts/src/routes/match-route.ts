@@ -1,0 +1,142 @@
+/**
+ * Finds the route of a request and the scope it needs. Precompiled once: static paths are one map
+ * lookup, the few parameterised paths one regular expression each. Trailing slashes are matched
+ * as sent (only the index has both forms, as two table entries). HEAD is answered by the GET
+ * route. Parameters are decoded and refused when they would smuggle a path through
+ * percent-encoding; the rest-of-path parameter stays encoded because it is forwarded as is.
+ */
+import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
+import { type CompiledPath, compilePath, decodeSegment, isSafeRestOfPath } from './route-path.ts';
+import { RouteTable } from './route-table.ts';
+import { HTTP_METHODS, type RouteDefinition } from './route-types.ts';
+
+export type RouteParams = Readonly<Record<string, string>>;
+export interface RouteMatch {
+  readonly route: RouteDefinition;
+  readonly params: RouteParams;
+}
+export interface MethodMismatch {
+  /** Methods the path accepts, for the Allow header. */
+  readonly methodMismatch: readonly string[];
+}
+
+interface PathGroup {
+  readonly compiled: CompiledPath;
+  readonly byMethod: ReadonlyMap<string, RouteDefinition>;
+  readonly allowed: readonly string[];
+  /** Any route of the group: they share the path and so its parameter patterns. */
+  readonly sample: RouteDefinition;
+}
+
+function buildGroups(routes: readonly RouteDefinition[]): PathGroup[] {
+  const byPath = new Map<string, RouteDefinition[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  return [...byPath.entries()].map(([path, group]) => {
+    const byMethod = new Map(group.map((route) => [route.method, route]));
+    const allowed = HTTP_METHODS.filter((method) => byMethod.has(method));
+    return {
+      compiled: compilePath(path),
+      byMethod,
+      allowed: byMethod.has('GET') ? [...allowed, 'HEAD'] : allowed,
+      sample: group[0]!,
+    };
+  });
+}
+
+function decodeParams(group: PathGroup, raw: Record<string, string>): RouteParams | null {
+  const params: Record<string, string> = {};
+  for (const name of group.compiled.paramNames) {
+    const value = decodeSegment(raw[name] ?? '');
+    const pattern = group.sample.paramPatterns[name];
+    if (value === null || (pattern !== undefined && !pattern.test(value))) return null;
+    params[name] = value;
+  }
+  const rest = group.compiled.wildcard;
+  if (rest !== null) {
+    const value = raw[rest] ?? '';
+    if (!isSafeRestOfPath(value)) return null;
+    params[rest] = value;
+  }
+  return params;
+}
+
+function choose(group: PathGroup, method: string, params: RouteParams): RouteMatch | MethodMismatch {
+  const route = group.byMethod.get(method === 'HEAD' ? 'GET' : method);
+  return route === undefined ? { methodMismatch: group.allowed } : { route, params };
+}
+
+/** Builds a matcher over any route list (the table by default). */
+export function createRouteMatcher(routes: readonly RouteDefinition[] = RouteTable) {
+  const groups = buildGroups(routes);
+  const staticGroups = new Map(groups.filter((g) => g.compiled.isStatic).map((g) => [g.compiled.pattern, g]));
+  const dynamicGroups = groups.filter((g) => !g.compiled.isStatic);
+
+  return function matchRoute(method: string, path: string): RouteMatch | MethodMismatch | null {
+    const query = path.indexOf('?');
+    const pathname = query === -1 ? path : path.slice(0, query);
+    const exact = staticGroups.get(pathname);
+    if (exact !== undefined) return choose(exact, method, {});
+    for (const group of dynamicGroups) {
+      const raw = group.compiled.match(pathname);
+      if (raw === null) continue;
+      const params = decodeParams(group, raw);
+      if (params !== null) return choose(group, method, params);
+    }
+    return null;
+  };
+}
+
+/**
+ * The route and decoded parameters of a request; `{ methodMismatch }` when the path exists with
+ * other methods (405 with Allow); null when no route has this path (404 ROUTE_NOT_FOUND).
+ * `path` is the request target; a query string is ignored.
+ */
+export const matchRoute = createRouteMatcher();
+
+/** The first segment of a rest-of-path when it is a valid resource name (for sub-scopes). */
+export function resourceOf(restOfPath: string | undefined): string | null {
+  if (restOfPath === undefined) return null;
+  const first = decodeSegment(restOfPath.split('/')[0] ?? '');
+  return first !== null && SCOPE_NAME_PATTERN.test(first) ? first : null;
+}
+
+/** The route's scope as documents show it: `{access}` resolved by the route's own method. */
+export function documentedScope(route: RouteDefinition): string | null {
+  const access = route.method === 'GET' ? 'read' : 'write';
+  return route.scope?.replaceAll('{access}', access) ?? null;
+}
+
+const wildcards = new WeakMap<RouteDefinition, string | null>();
+
+function restOfPathOf(route: RouteDefinition, params: RouteParams): string | undefined {
+  let name = wildcards.get(route);
+  if (name === undefined) {
+    name = compilePath(route.path).wildcard;
+    wildcards.set(route, name);
+  }
+  return name === null ? undefined : params[name];
+}
+
+/**
+ * The concrete scope a matched request needs, or null when any valid token (or none) will do.
+ * Fills the route's template: `{access}` from the method, `{resource}` from the rest-of-path
+ * (dropped with its colon when absent), any other `{name}` from the path parameters.
+ */
+export function requiredScope(
+  route: RouteDefinition,
+  params: RouteParams,
+  method: string = route.method,
+): string | null {
+  if (route.scope === null) return null;
+  const access = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  return route.scope.replace(/(:?)\{(\w+)\}/g, (_whole, colon: string, name: string) => {
+    if (name === 'access') return `${colon}${access}`;
+    if (name === 'resource') {
+      const resource = resourceOf(restOfPathOf(route, params));
+      return resource === null ? '' : `${colon}${resource}`;
+    }
+    const value = params[name];
+    if (value === undefined) throw new Error(`Route ${route.id} has no parameter ${name} for its scope`);
+    return `${colon}${value}`;
+  });
+}

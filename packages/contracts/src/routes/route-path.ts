@@ -1,0 +1,109 @@
+/**
+ * The path notation of the route table and what it compiles to. `:name` is one segment, a final
+ * `*name` is the rest of the path (possibly empty). Paths are matched exactly as sent: no case
+ * folding, no slash collapsing, no dot-segment resolution, so one request has one meaning here
+ * and at the service it is forwarded to.
+ */
+
+export interface CompiledPath {
+  readonly pattern: string;
+  /** OpenAPI form: `/api/v1/handshakes/{handshakeId}/status`. */
+  readonly openApiPath: string;
+  /** Names of the one-segment parameters, in order. */
+  readonly paramNames: readonly string[];
+  /** Name of the final rest-of-path parameter, if any. */
+  readonly wildcard: string | null;
+  readonly isStatic: boolean;
+  /** Raw (still percent-encoded) captures by name, or null when the path does not fit. */
+  match(path: string): Record<string, string> | null;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function compilePath(pattern: string): CompiledPath {
+  if (!pattern.startsWith('/')) throw new Error(`Route path must start with "/": ${pattern}`);
+  const segments = pattern.split('/').slice(1);
+  const paramNames: string[] = [];
+  let wildcard: string | null = null;
+  const regexParts: string[] = [];
+  const openApiParts: string[] = [];
+  segments.forEach((segment, index) => {
+    const name = segment.slice(1);
+    if (segment.startsWith(':') || segment.startsWith('*')) {
+      if (!NAME.test(name)) throw new Error(`Bad parameter name in ${pattern}`);
+      if (segment.startsWith('*') && index !== segments.length - 1) {
+        throw new Error(`A rest-of-path parameter must come last: ${pattern}`);
+      }
+      if (segment.startsWith('*')) wildcard = name;
+      else paramNames.push(name);
+      regexParts.push(segment.startsWith('*') ? '(.*)' : '([^/]+)');
+      openApiParts.push(`{${name}}`);
+    } else {
+      regexParts.push(escapeRegExp(segment));
+      openApiParts.push(segment);
+    }
+  });
+  const names = wildcard === null ? paramNames : [...paramNames, wildcard];
+  const regex = new RegExp(`^/${regexParts.join('/')}$`);
+  return {
+    pattern,
+    openApiPath: `/${openApiParts.join('/')}`,
+    paramNames,
+    wildcard,
+    isStatic: names.length === 0,
+    match(path) {
+      const found = regex.exec(path);
+      if (found === null) return null;
+      return Object.fromEntries(names.map((name, i) => [name, found[i + 1] ?? '']));
+    },
+  };
+}
+
+/** `/api/v1/services/:service/*path` → `/api/v1/services/{service}/{path}`. */
+export function toOpenApiPath(pattern: string): string {
+  return compilePath(pattern).openApiPath;
+}
+
+function decode(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function isDotSegment(part: string): boolean {
+  return part === '.' || part === '..';
+}
+
+/**
+ * Decodes a one-segment parameter; null when it is malformed, empty, a dot segment, or hides a
+ * slash, backslash or control character behind percent-encoding.
+ */
+export function decodeSegment(raw: string): string | null {
+  const value = decode(raw);
+  if (value === null || value.length === 0 || isDotSegment(value)) return null;
+  if (value.includes('/') || value.includes('\\') || CONTROL.test(value)) return null;
+  return value;
+}
+
+/**
+ * Checks a rest-of-path value without changing it (it is forwarded byte for byte): refuses
+ * malformed encoding, control characters, and any `.`/`..` segment, also one assembled from
+ * encoded slashes (`a%2F..%2Fadmin`). Encoded slashes alone stay allowed (`group%2Fproject`).
+ */
+export function isSafeRestOfPath(raw: string): boolean {
+  for (const segment of raw.split('/')) {
+    const value = decode(segment);
+    if (value === null || CONTROL.test(value)) return false;
+    if (value.split(/[/\\]/).some(isDotSegment)) return false;
+  }
+  return true;
+}

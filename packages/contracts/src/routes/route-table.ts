@@ -1,0 +1,312 @@
+/**
+ * THE route table: every endpoint of the spec's endpoint table, once. The gateway dispatches
+ * from it, the discovery index and capabilities list it, the OpenAPI document is built from it.
+ *
+ * Decisions where the spec is silent (rows "listed in discovery index" without an auth column):
+ * - capabilities is public: it describes the gateway, not the owner's data.
+ * - personas, identity, connectors need a Bearer token and no scope (the context already shows
+ *   persona and identity to any valid token).
+ * - vault tokens need `services:read`: metadata only, never a secret, but it reveals which
+ *   services hold credentials.
+ * - The services proxy takes GET (read) and POST/PUT/PATCH/DELETE (write); its scope is the
+ *   service's, narrowed to the resource named by the first segment of the forwarded path.
+ * - Device registration is POST {publicKey, deviceName} without a token; the owner claims and
+ *   approves the device afterwards.
+ * - Memory write and the trigger endpoints need a valid token and no scope, as the spec says.
+ * - `/api/v1` and `/api/v1/` are both the index; the alias is not listed in the index itself.
+ */
+import { API_PREFIX } from '../api.ts';
+import {
+  DeviceRegistered,
+  DeviceRegisterRequest,
+  HandshakeCreated,
+  HandshakeCreateRequest,
+  HandshakeStatus,
+  TokenCapabilities,
+} from '../schemas/auth.ts';
+import {
+  ChatReply,
+  ChatRequest,
+  GatewayContext,
+  Identity,
+  KnowledgeBase,
+  MemoryEntry,
+  MemoryWriteRequest,
+  PersonaList,
+} from '../schemas/brain.ts';
+import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } from '../schemas/discovery.ts';
+import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
+import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
+import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
+import { AuthSubjects, BrainSubjects, ProxySubjects, TriggerSubjects } from '../subjects.ts';
+import { type HttpMethod, type RouteDefinition, defineRoute as r } from './route-types.ts';
+
+const P = API_PREFIX;
+const TEXT = 'text/plain; charset=utf-8';
+const MARKDOWN = 'text/markdown; charset=utf-8';
+
+/** One template for every proxy method; {access} follows the method. */
+export const PROXY_SCOPE = 'services:{service}:{resource}:{access}';
+export const PROXY_PATH = `${P}/services/:service/*path`;
+
+function proxy(method: HttpMethod, id: string): RouteDefinition {
+  const access = method === 'GET' ? 'read' : 'write';
+  return r({
+    id,
+    method,
+    path: PROXY_PATH,
+    service: 'proxy',
+    summary: `${method} on a connected service, with the owner's stored credentials`,
+    description: `Forwards the rest of the path, the query and the body to the connected service {service} with the owner's stored credentials. {resource} is the first segment of the forwarded path; services:{service}:${access} contains every such sub-scope and is what a path without a valid resource name needs.`,
+    scope: PROXY_SCOPE,
+    contentType: '*/*',
+    paramPatterns: { service: SCOPE_NAME_PATTERN },
+  });
+}
+
+export const RouteTable: readonly RouteDefinition[] = [
+  r({
+    id: 'discoveryIndex',
+    method: 'GET',
+    path: `${P}/`,
+    service: 'gateway',
+    auth: 'none',
+    summary: 'Discovery index: what this gateway is and every endpoint',
+    response: DiscoveryIndex,
+  }),
+  r({
+    id: 'discoveryIndexAlias',
+    method: 'GET',
+    path: P,
+    service: 'gateway',
+    auth: 'none',
+    summary: 'Discovery index (same as /api/v1/)',
+    response: DiscoveryIndex,
+    listed: false,
+  }),
+  r({
+    id: 'quickStart',
+    method: 'GET',
+    path: `${P}/quick-start`,
+    service: 'gateway',
+    auth: 'none',
+    summary: 'Quick-start guide for agents',
+    response: QuickStart,
+  }),
+  r({
+    id: 'capabilities',
+    method: 'GET',
+    path: `${P}/capabilities`,
+    service: 'gateway',
+    auth: 'none',
+    summary: 'What this gateway offers: features, scopes, registration methods',
+    response: PublicCapabilities,
+  }),
+  r({
+    id: 'tokenCapabilities',
+    method: 'GET',
+    path: `${P}/tokens/me/capabilities`,
+    service: 'gateway',
+    summary: 'The scopes and endpoints the calling token grants',
+    response: TokenCapabilities,
+  }),
+  r({
+    id: 'gatewayContext',
+    method: 'GET',
+    path: `${P}/gateway/context`,
+    service: 'gateway',
+    summary:
+      'Everything to start with in one call: persona, identity, memory, services, endpoints; call this first',
+    response: GatewayContext,
+  }),
+  r({
+    id: 'writeMemory',
+    method: 'POST',
+    path: `${P}/memory`,
+    service: 'brain',
+    summary: 'Write a long-term memory note',
+    requestBody: MemoryWriteRequest,
+    response: MemoryEntry,
+    successStatus: 201,
+    subject: BrainSubjects.memoryCreate,
+  }),
+  r({
+    id: 'knowledgeBase',
+    method: 'GET',
+    path: `${P}/brain/knowledge-base`,
+    service: 'brain',
+    scope: 'knowledge',
+    summary: "Read the owner's knowledge base",
+    response: KnowledgeBase,
+    subject: BrainSubjects.knowledgeList,
+  }),
+  r({
+    id: 'chat',
+    method: 'POST',
+    path: `${P}/brain/chat`,
+    service: 'brain',
+    scope: 'chat',
+    summary: "Chat with the owner's AI brain",
+    requestBody: ChatRequest,
+    response: ChatReply,
+    subject: BrainSubjects.chatSend,
+  }),
+  r({
+    id: 'listPersonas',
+    method: 'GET',
+    path: `${P}/personas`,
+    service: 'brain',
+    summary: 'List personas',
+    response: PersonaList,
+    subject: BrainSubjects.personasList,
+  }),
+  r({
+    id: 'listServices',
+    method: 'GET',
+    path: `${P}/services`,
+    service: 'proxy',
+    summary: 'List connected services',
+    response: ServiceList,
+    subject: ProxySubjects.servicesList,
+  }),
+  proxy('GET', 'proxyGet'),
+  proxy('POST', 'proxyPost'),
+  proxy('PUT', 'proxyPut'),
+  proxy('PATCH', 'proxyPatch'),
+  proxy('DELETE', 'proxyDelete'),
+  r({
+    id: 'identity',
+    method: 'GET',
+    path: `${P}/identity`,
+    service: 'brain',
+    summary: 'Identity of the owner',
+    response: Identity,
+    subject: BrainSubjects.identityGet,
+  }),
+  r({
+    id: 'listVaultTokens',
+    method: 'GET',
+    path: `${P}/vault/tokens`,
+    service: 'proxy',
+    scope: 'services:read',
+    summary: 'List vault tokens (metadata only, never a secret)',
+    response: VaultTokenList,
+    subject: ProxySubjects.vaultTokensList,
+  }),
+  r({
+    id: 'listConnectors',
+    method: 'GET',
+    path: `${P}/connectors`,
+    service: 'proxy',
+    summary: 'List connectors the owner can connect',
+    response: ConnectorList,
+    subject: ProxySubjects.connectorsList,
+  }),
+  r({
+    id: 'createTrigger',
+    method: 'POST',
+    path: `${P}/triggers`,
+    service: 'trigger',
+    plan: ['pro', 'heavy'],
+    summary: 'Create a scheduled automation (Pro or Heavy plan)',
+    requestBody: TriggerCreateRequest,
+    response: Trigger,
+    successStatus: 201,
+    subject: TriggerSubjects.triggersCreate,
+  }),
+  r({
+    id: 'listTriggers',
+    method: 'GET',
+    path: `${P}/triggers`,
+    service: 'trigger',
+    summary: 'List triggers',
+    response: TriggerList,
+    subject: TriggerSubjects.triggersList,
+  }),
+  r({
+    id: 'runTrigger',
+    method: 'POST',
+    path: `${P}/triggers/:id/run`,
+    service: 'trigger',
+    summary: 'Run a trigger now',
+    response: TriggerRun,
+    successStatus: 202,
+    subject: TriggerSubjects.triggersRun,
+  }),
+  r({
+    id: 'createHandshake',
+    method: 'POST',
+    path: `${P}/handshakes`,
+    service: 'auth',
+    auth: 'none',
+    summary: 'Ask the owner for access when you have no usable token',
+    requestBody: HandshakeCreateRequest,
+    response: HandshakeCreated,
+    successStatus: 201,
+    subject: AuthSubjects.handshakeCreate,
+  }),
+  r({
+    id: 'handshakeStatus',
+    method: 'GET',
+    path: `${P}/handshakes/:handshakeId/status`,
+    service: 'auth',
+    auth: 'none',
+    summary: 'Poll a handshake until it is approved or denied',
+    response: HandshakeStatus,
+    subject: AuthSubjects.handshakeStatus,
+  }),
+  r({
+    id: 'registerDevice',
+    method: 'POST',
+    path: `${P}/agentic/asc/register`,
+    service: 'auth',
+    auth: 'none',
+    summary: 'Register an Ed25519 device key; the owner approves it',
+    requestBody: DeviceRegisterRequest,
+    response: DeviceRegistered,
+    successStatus: 201,
+    subject: AuthSubjects.deviceRegister,
+  }),
+  r({
+    id: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    service: 'gateway',
+    auth: 'none',
+    summary: 'This OpenAPI document',
+  }),
+  r({
+    id: 'llms',
+    method: 'GET',
+    path: '/llms.txt',
+    service: 'gateway',
+    auth: 'none',
+    summary: 'Text guide for language models',
+    contentType: TEXT,
+  }),
+  r({
+    id: 'authGuide',
+    method: 'GET',
+    path: '/auth.md',
+    service: 'auth',
+    auth: 'none',
+    summary: 'Authentication guide for agents',
+    contentType: MARKDOWN,
+  }),
+  r({
+    id: 'oauthMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    service: 'auth',
+    auth: 'none',
+    summary: 'OAuth 2.0 discovery metadata with the agent_auth block',
+    response: OAuthServerMetadata,
+  }),
+];
+
+/** A route by id (operationId); an unknown id is a programming error. */
+export function routeById(id: string): RouteDefinition {
+  const found = RouteTable.find((route) => route.id === id);
+  if (found === undefined) throw new Error(`No route with id ${id}`);
+  return found;
+}

@@ -1,0 +1,70 @@
+/**
+ * The shape of one entry of the route table. The table is the single source for the gateway's
+ * dispatch, the discovery index, the capabilities listings and the OpenAPI document.
+ */
+import type { z } from 'zod';
+import type { Plan } from '../schemas/auth.ts';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Which service answers a route (the gateway dispatches to it over HTTP or NATS). */
+export const ROUTE_SERVICES = ['gateway', 'auth', 'brain', 'proxy', 'trigger', 'audit'] as const;
+export type RouteService = (typeof ROUTE_SERVICES)[number];
+
+export interface RouteDefinition {
+  /** Short camelCase name: the discovery index key and the OpenAPI operationId. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /**
+   * Express-style path: `:name` is one decoded segment, a final `*name` is the rest of the path
+   * (possibly empty, possibly with slashes, kept percent-encoded because it is forwarded as is).
+   */
+  readonly path: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly auth: 'none' | 'bearer';
+  /**
+   * null: no scope beyond a valid token (or none at all when auth is 'none'). Otherwise a scope
+   * or a template: `{param}` is a path parameter, `{access}` is read for GET/HEAD and write
+   * otherwise, `{resource}` is the first segment of the `path` wildcard when it is a valid
+   * resource name; an absent `{resource}` drops together with its leading colon.
+   */
+  readonly scope: string | null;
+  readonly service: RouteService;
+  /** Plans allowed to call it; null: every plan. */
+  readonly plan: readonly Plan[] | null;
+  readonly requestBody: z.ZodType | null;
+  /** Schema of the success body; null when the body is not ours (proxied) or not JSON. */
+  readonly response: z.ZodType | null;
+  readonly successStatus: 200 | 201 | 202;
+  /** Media type of the success body. */
+  readonly contentType: string;
+  /** NATS request subject when the gateway dispatches over NATS; null for local or HTTP-forwarded. */
+  readonly subject: string | null;
+  /** Whether the discovery index lists it (false for aliases). */
+  readonly listed: boolean;
+  /** Extra constraint on a decoded path parameter, beyond "one safe segment". */
+  readonly paramPatterns: Readonly<Record<string, RegExp>>;
+}
+
+type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
+  Partial<RouteDefinition>;
+
+/** Fills the defaults: Bearer auth, no scope, JSON body, 200, listed, no NATS subject. */
+export function defineRoute(input: RouteInput): RouteDefinition {
+  return {
+    description: input.summary,
+    auth: 'bearer',
+    scope: null,
+    plan: null,
+    requestBody: null,
+    response: null,
+    successStatus: 200,
+    contentType: 'application/json',
+    subject: null,
+    listed: true,
+    paramPatterns: {},
+    ...input,
+  };
+}

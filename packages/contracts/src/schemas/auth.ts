@@ -1,0 +1,144 @@
+/**
+ * Bodies of the auth-facing endpoints: the handshake (access request without a token), device
+ * registration, and the calling token's capabilities. Request bodies are strict: an unknown
+ * field is a 400 naming it, so a typo never silently drops what the agent meant to send.
+ */
+import { z } from 'zod';
+import { HANDSHAKE_SCOPES } from '../scopes/scope-catalogue.ts';
+import { plainText, ResourceId, Timestamp } from './common.ts';
+
+export const HANDSHAKE_STATUSES = ['pending', 'approved', 'denied'] as const;
+export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
+
+export const HandshakeCreateRequest = z
+  .object({
+    agentId: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/,
+        'Letters, digits and . _ : @ -, starting with a letter or digit.',
+      )
+      .describe('Chosen by the agent, unique per agent; the owner sees it when deciding.')
+      .meta({ examples: ['claude-desktop@alice-laptop'] }),
+    requestedScopes: z
+      .array(z.enum(HANDSHAKE_SCOPES))
+      .min(1)
+      .max(HANDSHAKE_SCOPES.length)
+      .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'Each scope may appear once.' })
+      .describe(
+        'What the agent asks for: read (read-only access to knowledge and services), professional (profile resources), availability (availability resources).',
+      )
+      .meta({ uniqueItems: true, examples: [['read', 'availability']] }),
+    message: plainText(500)
+      .describe('A short self-description shown to the owner: who you are and why you need access.')
+      .meta({ examples: ['Claude on Alice’s laptop; wants to read her calendar to schedule meetings.'] }),
+  })
+  .strict()
+  .describe('Asks the owner for access when the agent has no usable token.');
+export type HandshakeCreateRequest = z.infer<typeof HandshakeCreateRequest>;
+
+const HandshakeId = ResourceId.describe('Identifier of the handshake; poll its status with it.').meta({
+  examples: ['hs_7Yb2kQ9xWm4Lp3Rt'],
+});
+
+export const HandshakeCreated = z
+  .object({ handshakeId: HandshakeId, status: z.literal('pending') })
+  .describe('The handshake was recorded and waits for the owner.');
+export type HandshakeCreated = z.infer<typeof HandshakeCreated>;
+
+export const HandshakeStatus = z
+  .object({
+    handshakeId: HandshakeId,
+    status: z
+      .enum(HANDSHAKE_STATUSES)
+      .describe('approved: the owner shares a new token with you out of band; use it as your Bearer token.'),
+  })
+  .describe('Where the handshake stands. It follows the token: revoking the shared token makes it denied.');
+export type HandshakeStatus = z.infer<typeof HandshakeStatus>;
+
+/** 32 bytes, base64url without padding: 43 characters, the last carrying 2 zero bits. */
+const Ed25519RawKey = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, 'A 32-byte Ed25519 public key, base64url without padding.')
+  .meta({ examples: ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo'] });
+
+const Ed25519Jwk = z
+  .object({
+    kty: z.literal('OKP'),
+    crv: z.literal('Ed25519'),
+    x: Ed25519RawKey,
+    kid: z.string().max(128).optional(),
+    alg: z.literal('EdDSA').optional(),
+    use: z.literal('sig').optional(),
+  })
+  .strict()
+  .describe('A public JWK (RFC 8037). A private key member such as "d" is refused.');
+
+export const DeviceRegisterRequest = z
+  .object({
+    publicKey: z
+      .union([Ed25519RawKey, Ed25519Jwk])
+      .describe('The device public key: raw base64url (32 bytes) or a public JWK.'),
+    deviceName: plainText(100)
+      .describe('Shown to the owner in the approval queue.')
+      .meta({ examples: ['alice-laptop (MCP)'] }),
+  })
+  .strict()
+  .describe(
+    'Registers an Ed25519 device key (our decision: the spec does not show this body). The device waits for the owner to claim and approve it; until then its calls return 403.',
+  );
+export type DeviceRegisterRequest = z.infer<typeof DeviceRegisterRequest>;
+
+export const DeviceRegistered = z
+  .object({
+    deviceId: ResourceId,
+    status: z.literal('pending'),
+    userCode: z
+      .string()
+      .regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/)
+      .describe('Short code the owner compares when claiming the device.')
+      .meta({ examples: ['WDJB-MJHT'] }),
+    claimUrl: z.url().describe('Where the owner claims and approves the device.'),
+  })
+  .describe('The device is registered and awaits approval (shape: our decision).');
+export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
+
+export const TOKEN_KINDS = ['oauth', 'dashboard', 'handshake', 'device'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+export const PLANS = ['free', 'pro', 'heavy'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const EndpointAccess = z
+  .object({
+    id: z.string().describe('The operationId.'),
+    method: z.string(),
+    path: z.string(),
+    requiredScope: z.string().nullable().describe('null: any valid token; templates name path parameters.'),
+    allowed: z.boolean().describe('Whether this token may call it (for templates: with some service).'),
+  })
+  .describe('One endpoint as seen by the calling token.');
+export type EndpointAccess = z.infer<typeof EndpointAccess>;
+
+const UsageWindow = z.object({ limit: z.int().min(0), used: z.int().min(0), resetsAt: Timestamp }).nullable();
+
+export const TokenCapabilities = z
+  .object({
+    clientId: z.string().describe('The agent (OAuth client) the token belongs to.'),
+    tokenKind: z.enum(TOKEN_KINDS),
+    scopes: z
+      .array(z.string())
+      .describe('The scopes granted, as issued.')
+      .meta({ examples: [['read', 'chat']] }),
+    expanded: z
+      .array(z.string())
+      .describe('Every scope they imply; services as patterns.')
+      .meta({ examples: [['knowledge', 'chat', 'read', 'services:read', 'services:*:read']] }),
+    expiresAt: Timestamp.nullable().describe('null: valid until revoked.'),
+    plan: z.enum(PLANS),
+    limits: z.object({ daily: UsageWindow, monthly: UsageWindow }).describe('null: no limit of that period.'),
+    endpoints: z.array(EndpointAccess),
+  })
+  .describe('What the calling token may do (fields beyond the scopes: our decision).');
+export type TokenCapabilities = z.infer<typeof TokenCapabilities>;

@@ -1,0 +1,96 @@
+/**
+ * Bodies of the brain's endpoints: memory, knowledge base, chat, personas, identity, and the
+ * gateway context that assembles them. The spec shows only some fields; every other field here
+ * is our decision and says so in its description.
+ */
+import { z } from 'zod';
+import { EndpointAccess } from './auth.ts';
+import { boundedText, ResourceId, Timestamp } from './common.ts';
+import { ConnectedService } from './proxy.ts';
+
+export const MEMORY_MAX_BYTES = 64 * 1024;
+export const CHAT_MESSAGE_MAX_BYTES = 16 * 1024;
+
+export const MemoryWriteRequest = z
+  .object({
+    content: boundedText(MEMORY_MAX_BYTES)
+      .describe('Freeform markdown, at most 64 KiB of UTF-8.')
+      .meta({ examples: ['Alice prefers meetings after 10:00 and before 16:00 on weekdays.'] }),
+  })
+  .strict()
+  .describe('A long-term memory note; it appears in the gateway context from then on.');
+export type MemoryWriteRequest = z.infer<typeof MemoryWriteRequest>;
+
+export const MemoryEntry = z
+  .object({ id: ResourceId, content: z.string(), createdAt: Timestamp })
+  .describe('A memory entry as written and as listed in the context.');
+export type MemoryEntry = z.infer<typeof MemoryEntry>;
+
+export const KnowledgeDocument = z
+  .object({
+    id: ResourceId,
+    title: z.string(),
+    kind: z.string().describe('identity, preferences, skills or another label the owner chose.'),
+    content: z.string().describe('Markdown.'),
+    updatedAt: Timestamp,
+  })
+  .describe('A document of the owner’s knowledge base (fields: our decision).');
+
+export const KnowledgeBase = z.object({ documents: z.array(KnowledgeDocument) });
+export type KnowledgeBase = z.infer<typeof KnowledgeBase>;
+
+const ConversationId = ResourceId.describe('Continue this conversation; omit to start a new one.').meta({
+  examples: ['conv_8fK2mZ1q'],
+});
+
+export const ChatRequest = z
+  .object({
+    message: boundedText(CHAT_MESSAGE_MAX_BYTES)
+      .describe('Your message to the brain, at most 16 KiB of UTF-8.')
+      .meta({ examples: ['What does Alice want me to prepare for tomorrow’s meeting?'] }),
+    conversationId: ConversationId.optional(),
+  })
+  .strict()
+  .describe('A chat message; the agent’s persona instructions are applied automatically.');
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+export const ChatReply = z
+  .object({ conversationId: ResourceId, reply: z.string().describe('Markdown.'), createdAt: Timestamp })
+  .describe('The brain’s reply (shape: our decision).');
+export type ChatReply = z.infer<typeof ChatReply>;
+
+export const Persona = z
+  .object({
+    id: ResourceId,
+    name: z.string(),
+    description: z.string().nullable(),
+    soul_content: z.string().describe('The persona’s instructions; the spec names this field.'),
+    active: z.boolean().describe('Whether this persona applies to the calling agent.'),
+  })
+  .describe('A persona (fields beyond soul_content: our decision).');
+export type Persona = z.infer<typeof Persona>;
+
+export const PersonaList = z.object({ personas: z.array(Persona) });
+export type PersonaList = z.infer<typeof PersonaList>;
+
+export const Identity = z
+  .object({
+    name: z.string(),
+    email: z.string().nullable(),
+    timezone: z.string().nullable().describe('IANA name.'),
+    locale: z.string().nullable().describe('BCP 47 tag.'),
+    summary: z.string().nullable().describe('A short self-description of the owner.'),
+  })
+  .describe('The owner this gateway serves (fields: our decision).');
+export type Identity = z.infer<typeof Identity>;
+
+export const GatewayContext = z
+  .object({
+    persona: Persona.nullable().describe('The persona applied to the calling agent, with soul_content.'),
+    user: Identity,
+    memory: z.array(MemoryEntry).describe('Long-term memory, newest first.'),
+    services: z.array(ConnectedService),
+    endpoints: z.array(EndpointAccess).describe('The endpoints this token may call.'),
+  })
+  .describe('Everything an agent needs to start, in one call; call this first.');
+export type GatewayContext = z.infer<typeof GatewayContext>;

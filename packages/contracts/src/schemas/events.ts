@@ -1,0 +1,72 @@
+/**
+ * Messages that travel only over NATS: audit events (stream AUDIT), auth events that evict
+ * introspection caches, and the envelope the gateway sends on request subjects. Caller identity
+ * and the request id travel in headers (MessageHeaders), not in these payloads.
+ */
+import { z } from 'zod';
+import { AUDIT_SOURCES } from '../subjects.ts';
+import { TOKEN_KINDS } from './auth.ts';
+import { ResourceId, Timestamp } from './common.ts';
+
+/** Header names on NATS messages (and the request id on HTTP too). */
+export const MessageHeaders = {
+  requestId: 'x-request-id',
+  accountId: 'pag-account-id',
+  clientId: 'pag-client-id',
+  scopes: 'pag-scopes',
+  tokenKind: 'pag-token-kind',
+} as const;
+
+/** What the gateway sends on a request subject; the reply is the route's response body. */
+export const DispatchRequest = z.object({
+  params: z.record(z.string(), z.string()).describe('Decoded path parameters.'),
+  query: z.record(z.string(), z.string()),
+  body: z.unknown().describe('The validated request body, or null.'),
+});
+export type DispatchRequest = z.infer<typeof DispatchRequest>;
+
+export const AUDIT_DECISIONS = ['allowed', 'denied', 'error'] as const;
+
+export const AuditEvent = z.object({
+  eventId: z.uuid().describe('Deduplication id (JetStream Nats-Msg-Id).'),
+  source: z.enum(AUDIT_SOURCES),
+  requestId: z.string().min(1),
+  time: Timestamp,
+  accountId: z.string().nullable(),
+  clientId: z.string().nullable().describe('The agent; null before authentication.'),
+  tokenKind: z.enum(TOKEN_KINDS).nullable(),
+  method: z.string(),
+  path: z.string().describe('The path without the query string (which may carry secrets).'),
+  status: z.int().min(100).max(599),
+  decision: z.enum(AUDIT_DECISIONS),
+  reason: z.string().nullable().describe('The error code when denied or failed.'),
+  latencyMs: z.number().min(0),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const TokenRevokedEvent = z
+  .object({
+    accountId: z.string(),
+    clientId: z.string(),
+    tokenSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable()
+      .describe('Hex SHA-256 of the revoked token; null: every token of the client is revoked.'),
+    revokedAt: Timestamp,
+  })
+  .describe('Evict cached introspection results of this token (or client) now.');
+export type TokenRevokedEvent = z.infer<typeof TokenRevokedEvent>;
+
+export const DeviceEvent = z
+  .object({ accountId: z.string(), clientId: z.string(), deviceId: ResourceId, at: Timestamp })
+  .describe('A device was approved or revoked (events.auth.device.approved|revoked).');
+export type DeviceEvent = z.infer<typeof DeviceEvent>;
+
+export const HandshakeDecidedEvent = z.object({
+  accountId: z.string(),
+  handshakeId: ResourceId,
+  status: z.enum(['approved', 'denied']),
+  at: Timestamp,
+});
+export type HandshakeDecidedEvent = z.infer<typeof HandshakeDecidedEvent>;

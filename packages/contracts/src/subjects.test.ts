@@ -1,0 +1,51 @@
+import { describe, expect, test } from '@jest/globals';
+import { RouteTable } from './routes/route-table.ts';
+import {
+  AUDIT_SOURCES,
+  AuditStream,
+  AuthSubjects,
+  auditSubject,
+  BrainSubjects,
+  EventSubjects,
+  ProxySubjects,
+  TriggerSubjects,
+} from './subjects.ts';
+
+const requestSubjects = {
+  auth: AuthSubjects,
+  brain: BrainSubjects,
+  proxy: ProxySubjects,
+  trigger: TriggerSubjects,
+};
+const TOKEN = '[a-z][a-z0-9-]*';
+
+describe('NATS subjects', () => {
+  test('request subjects are <service>.<resource>.<verb> of their own service, all distinct', () => {
+    const all = Object.entries(requestSubjects).flatMap(([service, subjects]) =>
+      Object.values(subjects).map((subject) => {
+        expect(subject).toMatch(new RegExp(`^${service}\\.${TOKEN}\\.${TOKEN}$`));
+        return subject;
+      }),
+    );
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  test('events are events.<service>.<resource>.<verb> and never collide with request subjects', () => {
+    const { all, ...named } = EventSubjects;
+    expect(all).toBe('events.>');
+    for (const subject of Object.values(named))
+      expect(subject).toMatch(new RegExp(`^events\\.${TOKEN}\\.${TOKEN}\\.${TOKEN}$`));
+    expect(EventSubjects.tokenRevoked).toBe('events.auth.token.revoked');
+  });
+
+  test('every audit source publishes inside the AUDIT stream', () => {
+    expect(AuditStream.name).toBe('AUDIT');
+    expect(AuditStream.subjects).toEqual(['audit.events.>']);
+    for (const source of AUDIT_SOURCES) expect(auditSubject(source)).toBe(`audit.events.${source}`);
+  });
+
+  test('every NATS-dispatched route names a declared subject', () => {
+    const declared = new Set(Object.values(requestSubjects).flatMap((subjects) => Object.values(subjects)));
+    for (const route of RouteTable) if (route.subject !== null) expect(declared).toContain(route.subject);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * NATS subject names: the only strings services use to meet. Request/reply subjects are
+ * `<service>.<resource>.<verb>` and are answered by the named service in a queue group of the
+ * same name; events are `events.<service>.<resource>.<past-tense verb>`, published by the named
+ * service to anyone listening; audit events go to the durable stream AUDIT.
+ *
+ * | subject                        | kind    | from → to           | carries                           |
+ * |--------------------------------|---------|---------------------|-----------------------------------|
+ * | auth.handshake.create          | request | gateway → auth      | POST /api/v1/handshakes           |
+ * | auth.handshake.status          | request | gateway → auth      | GET  /api/v1/handshakes/:id/status|
+ * | auth.device.register           | request | gateway → auth      | POST /api/v1/agentic/asc/register |
+ * | brain.context.get              | request | gateway → brain     | persona, identity, memory (context)|
+ * | brain.memory.create            | request | gateway → brain     | POST /api/v1/memory               |
+ * | brain.knowledge.list           | request | gateway → brain     | GET  /api/v1/brain/knowledge-base |
+ * | brain.chat.send                | request | gateway → brain     | POST /api/v1/brain/chat           |
+ * | brain.personas.list            | request | gateway → brain     | GET  /api/v1/personas             |
+ * | brain.identity.get             | request | gateway → brain     | GET  /api/v1/identity             |
+ * | proxy.services.list            | request | gateway → proxy     | GET  /api/v1/services (and context)|
+ * | proxy.vault-tokens.list        | request | gateway → proxy     | GET  /api/v1/vault/tokens         |
+ * | proxy.connectors.list          | request | gateway → proxy     | GET  /api/v1/connectors           |
+ * | trigger.triggers.create        | request | gateway → trigger   | POST /api/v1/triggers             |
+ * | trigger.triggers.list          | request | gateway → trigger   | GET  /api/v1/triggers             |
+ * | trigger.triggers.run           | request | gateway → trigger   | POST /api/v1/triggers/:id/run     |
+ * | events.auth.token.revoked      | event   | auth → everyone     | evicts introspection caches       |
+ * | events.auth.device.approved    | event   | auth → everyone     | a device may now call             |
+ * | events.auth.device.revoked     | event   | auth → everyone     | evicts introspection caches       |
+ * | events.auth.handshake.decided  | event   | auth → everyone     | handshake approved or denied      |
+ * | audit.events.<service>         | stream  | every service → audit | one audit event per request     |
+ */
+
+/** Request/reply subjects answered by the auth service. */
+export const AuthSubjects = {
+  handshakeCreate: 'auth.handshake.create',
+  handshakeStatus: 'auth.handshake.status',
+  deviceRegister: 'auth.device.register',
+} as const;
+
+/** Request/reply subjects answered by the brain service. */
+export const BrainSubjects = {
+  contextGet: 'brain.context.get',
+  memoryCreate: 'brain.memory.create',
+  knowledgeList: 'brain.knowledge.list',
+  chatSend: 'brain.chat.send',
+  personasList: 'brain.personas.list',
+  identityGet: 'brain.identity.get',
+} as const;
+
+/** Request/reply subjects answered by the proxy service (the proxied calls themselves go over HTTP). */
+export const ProxySubjects = {
+  servicesList: 'proxy.services.list',
+  vaultTokensList: 'proxy.vault-tokens.list',
+  connectorsList: 'proxy.connectors.list',
+} as const;
+
+/** Request/reply subjects answered by the trigger service. */
+export const TriggerSubjects = {
+  triggersCreate: 'trigger.triggers.create',
+  triggersList: 'trigger.triggers.list',
+  triggersRun: 'trigger.triggers.run',
+} as const;
+
+/** Events: published once, received by every subscriber (no queue group) so every replica acts. */
+export const EventSubjects = {
+  tokenRevoked: 'events.auth.token.revoked',
+  deviceApproved: 'events.auth.device.approved',
+  deviceRevoked: 'events.auth.device.revoked',
+  handshakeDecided: 'events.auth.handshake.decided',
+  /** Subscribe to every event of every service. */
+  all: 'events.>',
+} as const;
+
+/** Services that publish audit events, one subject each under the AUDIT stream. */
+export const AUDIT_SOURCES = ['gateway', 'auth', 'brain', 'proxy', 'trigger'] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+
+/** The durable audit stream (JetStream) and its consumer. */
+export const AuditStream = {
+  name: 'AUDIT',
+  subjects: ['audit.events.>'],
+  /** The audit service's durable consumer; replicas share it. */
+  consumer: 'audit-writer',
+} as const;
+
+/** The subject a service publishes its audit events to, e.g. `audit.events.gateway`. */
+export function auditSubject(source: AuditSource): `audit.events.${AuditSource}` {
+  return `audit.events.${source}`;
+}
+
+/** Queue group names: a service's replicas share its request subjects. */
+export const QueueGroups = {
+  auth: 'auth',
+  brain: 'brain',
+  proxy: 'proxy',
+  trigger: 'trigger',
+} as const;

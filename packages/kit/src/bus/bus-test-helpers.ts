@@ -1,0 +1,80 @@
+/**
+ * Small helpers for bus tests that wait for events instead of time: a deferred, a collector that
+ * resolves once it holds N items, unique names so tests sharing one server never meet, and a
+ * barrier that proves earlier messages have been delivered.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Bus, Subscription } from './types.ts';
+
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Collects items; `atLeast(n)` resolves once n have arrived. */
+export class Collector<T> {
+  readonly items: T[] = [];
+  readonly #waiters: { count: number; done: Deferred<T[]> }[] = [];
+
+  push = (item: T): void => {
+    this.items.push(item);
+    for (const waiter of [...this.#waiters]) {
+      if (this.items.length >= waiter.count) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.done.resolve([...this.items]);
+      }
+    }
+  };
+
+  atLeast(count: number): Promise<T[]> {
+    if (this.items.length >= count) return Promise.resolve([...this.items]);
+    const done = deferred<T[]>();
+    this.#waiters.push({ count, done });
+    return done.promise;
+  }
+}
+
+/** A token safe in subjects and stream names, unique per call. */
+export function uniqueName(prefix = 't'): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+}
+
+/**
+ * Publishes a marker that every `receivers` bus subscribes to and waits until all got it. NATS
+ * keeps the order of one publisher's messages to a subscriber, and so does the memory bus: once
+ * the marker is in, every message published before it has been delivered.
+ */
+export async function barrier(publisher: Bus, receivers: Bus[]): Promise<void> {
+  const subject = uniqueName('barrier');
+  const arrived = new Collector<string>();
+  const subscriptions: Subscription[] = [];
+  for (const [index, receiver] of receivers.entries()) {
+    subscriptions.push(await receiver.subscribe(subject, () => arrived.push(String(index))));
+  }
+  await publisher.publish(subject, null);
+  await arrived.atLeast(receivers.length);
+  await Promise.all(subscriptions.map((s) => s.close()));
+}
+
+/**
+ * Polls a state that has no event (such as isReady()) until it holds; fails with `what` after
+ * `timeoutMs`. Only for such states: anything that emits an event is awaited instead.
+ */
+export async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Chooses the bus from configuration only: NATS when a URL is given (connected before this
+ * resolves), the in-memory bus otherwise (the embedded mode, one process).
+ */
+import type { Logger } from '../log/logger.ts';
+import { MemoryBus } from './memory-bus.ts';
+import { NatsBus } from './nats-bus.ts';
+import type { Bus } from './types.ts';
+
+export interface CreateBusOptions {
+  natsUrl?: string;
+  /** The connection name, usually the service name. */
+  name: string;
+  logger?: Logger;
+}
+
+export async function createBus(options: CreateBusOptions): Promise<Bus> {
+  if (options.natsUrl)
+    return NatsBus.connect({ url: options.natsUrl, name: options.name, logger: options.logger });
+  return new MemoryBus({ logger: options.logger });
+}

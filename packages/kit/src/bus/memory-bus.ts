@@ -1,0 +1,208 @@
+/**
+ * The in-process bus for the embedded mode and unit tests. Each MemoryBus is one "connection" to
+ * a MemoryBroker; buses sharing a broker behave like processes sharing a nats-server (queue
+ * groups, durable consumers). Payloads cross as JSON text, errors as reply headers, exactly as on
+ * NATS, so code tested here behaves the same over the wire.
+ */
+import { pino } from 'pino';
+import type { Logger } from '../log/logger.ts';
+import { errorFromHeaders } from './error-headers.ts';
+import { BusNoRespondersError, BusTimeoutError } from './errors.ts';
+import type { RawMessage } from './handler-runner.ts';
+import { answerRequest, consumeSettings, runDurableHandler, runEventHandler } from './handler-runner.ts';
+import { InFlight } from './in-flight.ts';
+import type { RoutedMessage } from './memory-broker.ts';
+import { MemoryBroker } from './memory-broker.ts';
+import { assertLiteralSubject, assertSubjectPattern } from './subject.ts';
+import type {
+  Bus,
+  ConsumeOptions,
+  DurableHandler,
+  DurablePublishAck,
+  DurablePublishOptions,
+  EventHandler,
+  Headers,
+  RequestHandler,
+  RequestOptions,
+  StreamDefinition,
+  SubscribeOptions,
+  Subscription,
+} from './types.ts';
+import { decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
+
+export interface MemoryBusOptions {
+  /** Share one broker between buses to model several processes; a fresh one by default. */
+  broker?: MemoryBroker;
+  logger?: Logger;
+}
+
+export class MemoryBus implements Bus {
+  readonly broker: MemoryBroker;
+  readonly #logger: Logger;
+  readonly #open = new Set<Subscription>();
+  #closed = false;
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.broker = options.broker ?? new MemoryBroker();
+    this.#logger = options.logger ?? pino({ level: 'silent' });
+  }
+
+  /** Another connection to the same broker, as a second process would open. */
+  peer(): MemoryBus {
+    return new MemoryBus({ broker: this.broker, logger: this.#logger });
+  }
+
+  async request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R> {
+    this.#assertOpen();
+    assertLiteralSubject(subject);
+    const message = this.#message(subject, payload, options.headers);
+    return new Promise<R>((resolve, reject) => {
+      let answered = false;
+      const timer = setTimeout(() => {
+        answered = true;
+        reject(new BusTimeoutError(subject, options.timeoutMs));
+      }, options.timeoutMs);
+      const receivers = this.broker.route({
+        ...message,
+        reply: (reply) => {
+          if (answered) return;
+          answered = true;
+          clearTimeout(timer);
+          const error = errorFromHeaders(reply.headers);
+          if (error) reject(error);
+          else resolve(decodePayload(reply.data) as R);
+        },
+      });
+      if (receivers === 0) {
+        answered = true;
+        clearTimeout(timer);
+        reject(new BusNoRespondersError(subject));
+      }
+    });
+  }
+
+  handle<T = unknown, R = unknown>(
+    subject: string,
+    handler: RequestHandler<T, R>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.#subscribe(subject, options, async (message) => {
+      const reply = await answerRequest(handler as RequestHandler, message, this.#logger);
+      message.reply?.(reply);
+    });
+  }
+
+  async publish(subject: string, payload: unknown, options: { headers?: Headers } = {}): Promise<void> {
+    this.#assertOpen();
+    assertLiteralSubject(subject);
+    this.broker.route(this.#message(subject, payload, options.headers));
+  }
+
+  subscribe<T = unknown>(
+    subject: string,
+    handler: EventHandler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.#subscribe(subject, options, (message) =>
+      runEventHandler(handler as EventHandler, message, this.#logger),
+    );
+  }
+
+  async ensureStream(definition: StreamDefinition): Promise<void> {
+    this.#assertOpen();
+    for (const subject of definition.subjects) assertSubjectPattern(subject);
+    this.broker.ensureStream(definition);
+  }
+
+  async publishDurable(
+    subject: string,
+    payload: unknown,
+    options: DurablePublishOptions,
+  ): Promise<DurablePublishAck> {
+    this.#assertOpen();
+    assertLiteralSubject(subject);
+    const stream = this.broker.streamFor(subject);
+    if (!stream) throw new BusNoRespondersError(subject, { message: `No stream stores ${subject}.` });
+    const message = this.#message(subject, payload, options.headers);
+    const ack = stream.store({ ...message, msgId: options.msgId });
+    // A durable publish is also a plain publish, as on NATS: live subscribers see it too.
+    if (!ack.duplicate) this.broker.route(message);
+    return ack;
+  }
+
+  async consume<T = unknown>(
+    streamName: string,
+    durableName: string,
+    handler: DurableHandler<T>,
+    options: ConsumeOptions = {},
+  ): Promise<Subscription> {
+    this.#assertOpen();
+    const stream = this.broker.stream(streamName);
+    if (!stream) throw new Error(`stream ${streamName} does not exist; call ensureStream first`);
+    const settings = consumeSettings(options);
+    const consumer = stream.consumer(durableName, settings);
+    const inFlight = new InFlight();
+    const detach = consumer.attach((message) =>
+      inFlight.run(() =>
+        runDurableHandler(handler as DurableHandler, message, settings.maxDeliver, this.#logger),
+      ),
+    );
+    return this.#track(detach, inFlight);
+  }
+
+  isReady(): boolean {
+    return !this.#closed;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#open].map((subscription) => subscription.close()));
+  }
+
+  async #subscribe(
+    pattern: string,
+    options: SubscribeOptions,
+    onMessage: (message: RoutedMessage) => Promise<void>,
+  ): Promise<Subscription> {
+    this.#assertOpen();
+    assertSubjectPattern(pattern);
+    const inFlight = new InFlight();
+    let active = true;
+    const remove = this.broker.subscribe({
+      pattern,
+      queue: options.queue,
+      deliver: (message) => {
+        // A message routed before close() but delivered after it is dropped, as after an unsubscribe.
+        if (active) void inFlight.run(() => onMessage(message));
+      },
+    });
+    return this.#track(() => {
+      active = false;
+      remove();
+    }, inFlight);
+  }
+
+  #track(stop: () => void, inFlight: InFlight): Subscription {
+    let closing: Promise<void> | undefined;
+    const subscription: Subscription = {
+      close: () => {
+        closing ??= (async () => {
+          stop();
+          await inFlight.idle();
+          this.#open.delete(subscription);
+        })();
+        return closing;
+      },
+    };
+    this.#open.add(subscription);
+    return subscription;
+  }
+
+  #message(subject: string, payload: unknown, headers: Headers | undefined): RawMessage {
+    return { subject, data: encodePayload(payload), headers: normalizeHeaders(headers) };
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the bus is closed');
+  }
+}

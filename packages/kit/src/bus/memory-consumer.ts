@@ -1,0 +1,109 @@
+/**
+ * A durable consumer of a memory stream, with JetStream's delivery rules: every message goes to
+ * one attached worker at a time; a failed delivery comes back after ackWaitMs with a higher
+ * deliveryCount until maxDeliver; the position (what was delivered and acknowledged) belongs to
+ * the consumer, not to the workers, so it survives a worker's close and a later resume.
+ *
+ * Unlike JetStream, a handler that never settles is not redelivered: in one process it still
+ * holds the message, and a crash loses the whole stream anyway.
+ */
+import type { ConsumeSettings, DurableOutcome, RawDurableMessage } from './handler-runner.ts';
+import type { MemoryStream } from './memory-stream.ts';
+
+/** One `consume` call: handles one message at a time. Must not reject. */
+export type DeliveryWorker = (message: RawDurableMessage) => Promise<DurableOutcome>;
+
+interface Worker {
+  run: DeliveryWorker;
+  busy: boolean;
+}
+
+export class MemoryConsumer {
+  settings: ConsumeSettings;
+  readonly #stream: MemoryStream;
+  readonly #workers: Worker[] = [];
+  /** Delivered but not yet acknowledged or given up, with the deliveries so far. */
+  readonly #unacked = new Map<number, number>();
+  /** Failed deliveries whose ackWait has passed, in the order they came due. */
+  readonly #due: number[] = [];
+  #nextSeq = 1;
+  #turn = 0;
+
+  constructor(stream: MemoryStream, settings: ConsumeSettings) {
+    this.#stream = stream;
+    this.settings = settings;
+  }
+
+  /** Adds a worker; the returned function detaches it (a delivery it is running still completes). */
+  attach(run: DeliveryWorker): () => void {
+    const worker: Worker = { run, busy: false };
+    this.#workers.push(worker);
+    this.pump();
+    return () => {
+      const index = this.#workers.indexOf(worker);
+      if (index >= 0) this.#workers.splice(index, 1);
+    };
+  }
+
+  /** Hands available messages to idle workers, round-robin. */
+  pump(): void {
+    for (;;) {
+      const worker = this.#idleWorker();
+      if (!worker) return;
+      const seq = this.#nextToDeliver();
+      if (seq === undefined) return;
+      this.#deliver(worker, seq);
+    }
+  }
+
+  /** Every sequence up to this one is acknowledged or given up. */
+  doneThrough(): number {
+    let floor = this.#nextSeq - 1;
+    for (const seq of this.#unacked.keys()) floor = Math.min(floor, seq - 1);
+    return floor;
+  }
+
+  #idleWorker(): Worker | undefined {
+    for (let i = 0; i < this.#workers.length; i++) {
+      const worker = this.#workers[(this.#turn + i) % this.#workers.length]!;
+      if (!worker.busy) {
+        this.#turn = (this.#turn + i + 1) % this.#workers.length;
+        return worker;
+      }
+    }
+    return undefined;
+  }
+
+  #nextToDeliver(): number | undefined {
+    const due = this.#due.shift();
+    if (due !== undefined) return due;
+    while (this.#nextSeq <= this.#stream.lastSeq) {
+      const seq = this.#nextSeq++;
+      // A message pruned before this consumer existed is skipped.
+      if (this.#stream.message(seq)) return seq;
+    }
+    return undefined;
+  }
+
+  #deliver(worker: Worker, seq: number): void {
+    const stored = this.#stream.message(seq)!;
+    const deliveryCount = (this.#unacked.get(seq) ?? 0) + 1;
+    this.#unacked.set(seq, deliveryCount);
+    worker.busy = true;
+    void worker.run({ ...stored, deliveryCount }).then((outcome) => {
+      worker.busy = false;
+      if (outcome === 'retry') {
+        const timer = setTimeout(() => {
+          this.#due.push(seq);
+          this.pump();
+        }, this.settings.ackWaitMs);
+        // A pending redelivery must not keep a process alive that is otherwise done.
+        timer.unref();
+      } else {
+        this.#unacked.delete(seq);
+        this.#stream.prune();
+      }
+      this.pump();
+    });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * An in-memory durable stream with JetStream's publishing rules: sequence numbers from 1, a
+ * publish whose msgId was seen within the duplicate window is acknowledged as a duplicate with
+ * the original sequence and not stored again. Unlike JetStream it drops messages every durable
+ * consumer is done with, so an embedded gateway that runs for weeks keeps bounded memory.
+ */
+import type { ConsumeSettings } from './handler-runner.ts';
+import { MemoryConsumer } from './memory-consumer.ts';
+import type { DurablePublishAck, Headers } from './types.ts';
+
+/** JetStream's default duplicate_window. */
+export const DUPLICATE_WINDOW_MS = 120_000;
+
+export interface StoredMessage {
+  seq: number;
+  subject: string;
+  data: string;
+  headers: Headers;
+  msgId: string;
+}
+
+export class MemoryStream {
+  readonly name: string;
+  subjects: string[];
+  readonly #messages = new Map<number, StoredMessage>();
+  readonly #recentIds = new Map<string, { seq: number; at: number }>();
+  readonly #consumers = new Map<string, MemoryConsumer>();
+  #lastSeq = 0;
+
+  constructor(name: string, subjects: string[]) {
+    this.name = name;
+    this.subjects = [...subjects];
+  }
+
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  message(seq: number): StoredMessage | undefined {
+    return this.#messages.get(seq);
+  }
+
+  store(message: Omit<StoredMessage, 'seq'>, now = Date.now()): DurablePublishAck {
+    this.#forgetIdsBefore(now - DUPLICATE_WINDOW_MS);
+    const seen = this.#recentIds.get(message.msgId);
+    if (seen) return { stream: this.name, seq: seen.seq, duplicate: true };
+    const seq = ++this.#lastSeq;
+    this.#messages.set(seq, { ...message, seq });
+    this.#recentIds.set(message.msgId, { seq, at: now });
+    for (const consumer of this.#consumers.values()) consumer.pump();
+    return { stream: this.name, seq, duplicate: false };
+  }
+
+  /** The durable consumer of that name, created on first use; later settings replace earlier ones. */
+  consumer(name: string, settings: ConsumeSettings): MemoryConsumer {
+    const existing = this.#consumers.get(name);
+    if (existing) {
+      existing.settings = settings;
+      return existing;
+    }
+    const consumer = new MemoryConsumer(this, settings);
+    this.#consumers.set(name, consumer);
+    return consumer;
+  }
+
+  /** Drops the messages every durable consumer has acknowledged or given up. */
+  prune(): void {
+    if (this.#consumers.size === 0) return;
+    const floor = Math.min(...[...this.#consumers.values()].map((c) => c.doneThrough()));
+    // Map iteration follows insertion, which is sequence order.
+    for (const seq of this.#messages.keys()) {
+      if (seq > floor) break;
+      this.#messages.delete(seq);
+    }
+  }
+
+  #forgetIdsBefore(cutoff: number): void {
+    for (const [id, { at }] of this.#recentIds) {
+      if (at >= cutoff) break;
+      this.#recentIds.delete(id);
+    }
+  }
+}

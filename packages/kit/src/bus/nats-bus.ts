@@ -1,0 +1,227 @@
+/**
+ * The bus over NATS (official client v3): core request/reply and pub/sub with queue groups,
+ * JetStream for durable streams. Payloads are JSON text; a handler's failure travels as reply
+ * headers and is rebuilt into an AppError at the caller; the client's timeout and no-responders
+ * errors become BusTimeoutError and BusNoRespondersError. close() drains.
+ */
+
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { pino } from 'pino';
+import type { Logger } from '../log/logger.ts';
+import { errorFromHeaders } from './error-headers.ts';
+import { BusNoRespondersError, BusTimeoutError } from './errors.ts';
+import type { RawMessage } from './handler-runner.ts';
+import { answerRequest, consumeSettings, runEventHandler } from './handler-runner.ts';
+import { InFlight } from './in-flight.ts';
+import type { WatchedConnection } from './nats-connection.ts';
+import { connectNats } from './nats-connection.ts';
+import { startNatsConsumer } from './nats-consume.ts';
+import { fromNatsHeaders, toNatsHeaders } from './nats-headers.ts';
+import { ensureNatsStream } from './nats-streams.ts';
+import type {
+  Bus,
+  ConsumeOptions,
+  DurableHandler,
+  DurablePublishAck,
+  DurablePublishOptions,
+  EventHandler,
+  Headers,
+  RequestHandler,
+  RequestOptions,
+  StreamDefinition,
+  SubscribeOptions,
+  Subscription,
+} from './types.ts';
+import { decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
+
+export interface NatsBusOptions {
+  url: string;
+  /** The connection name the server shows, e.g. the service name. */
+  name: string;
+  logger?: Logger;
+}
+
+/** JetStream publish acknowledgement wait when the caller gives none. */
+const DEFAULT_PUBLISH_TIMEOUT_MS = 5_000;
+
+export class NatsBus implements Bus {
+  readonly #watched: WatchedConnection;
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #logger: Logger;
+  readonly #open = new Set<Subscription>();
+  #closing: Promise<void> | undefined;
+
+  private constructor(watched: WatchedConnection, jsm: JetStreamManager, logger: Logger) {
+    this.#watched = watched;
+    this.#nc = watched.connection;
+    this.#js = jetstream(this.#nc);
+    this.#jsm = jsm;
+    this.#logger = logger;
+  }
+
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const logger = options.logger ?? pino({ level: 'silent' });
+    const watched = await connectNats(options.url, options.name, logger);
+    return new NatsBus(watched, await jetstreamManager(watched.connection), logger);
+  }
+
+  async request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R> {
+    let reply: Msg;
+    try {
+      reply = await this.#nc.request(subject, encodePayload(payload), {
+        timeout: options.timeoutMs,
+        headers: toNatsHeaders(normalizeHeaders(options.headers)),
+      });
+    } catch (error) {
+      if (error instanceof TimeoutError)
+        throw new BusTimeoutError(subject, options.timeoutMs, { cause: error });
+      if (isNoResponders(error)) throw new BusNoRespondersError(subject, { cause: error });
+      throw error;
+    }
+    const failure = errorFromHeaders(fromNatsHeaders(reply.headers));
+    if (failure) throw failure;
+    return decodePayload(reply.string()) as R;
+  }
+
+  handle<T = unknown, R = unknown>(
+    subject: string,
+    handler: RequestHandler<T, R>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.#subscribe(subject, options, async (message, raw) => {
+      const reply = await answerRequest(handler as RequestHandler, raw, this.#logger);
+      // A plain publish to a handled subject has nobody to answer.
+      if (message.reply) message.respond(reply.data, { headers: toNatsHeaders(reply.headers) });
+    });
+  }
+
+  async publish(subject: string, payload: unknown, options: { headers?: Headers } = {}): Promise<void> {
+    this.#nc.publish(subject, encodePayload(payload), {
+      headers: toNatsHeaders(normalizeHeaders(options.headers)),
+    });
+  }
+
+  subscribe<T = unknown>(
+    subject: string,
+    handler: EventHandler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.#subscribe(subject, options, (_message, raw) =>
+      runEventHandler(handler as EventHandler, raw, this.#logger),
+    );
+  }
+
+  ensureStream(definition: StreamDefinition): Promise<void> {
+    return ensureNatsStream(this.#jsm, definition);
+  }
+
+  async publishDurable(
+    subject: string,
+    payload: unknown,
+    options: DurablePublishOptions,
+  ): Promise<DurablePublishAck> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
+    try {
+      const ack = await this.#js.publish(subject, encodePayload(payload), {
+        msgID: options.msgId,
+        timeout: timeoutMs,
+        headers: toNatsHeaders(normalizeHeaders(options.headers)),
+      });
+      return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+    } catch (error) {
+      if (error instanceof TimeoutError) throw new BusTimeoutError(subject, timeoutMs, { cause: error });
+      // The client reports "jetstream is not enabled" with a no-responders cause when no stream stores the subject.
+      if (isNoResponders(error)) {
+        throw new BusNoRespondersError(subject, { cause: error, message: `No stream stores ${subject}.` });
+      }
+      throw error;
+    }
+  }
+
+  async consume<T = unknown>(
+    stream: string,
+    durableName: string,
+    handler: DurableHandler<T>,
+    options: ConsumeOptions = {},
+  ): Promise<Subscription> {
+    const consumer = await startNatsConsumer(this.#js, this.#jsm, {
+      stream,
+      durable: durableName,
+      handler: handler as DurableHandler,
+      ...consumeSettings(options),
+      logger: this.#logger,
+    });
+    return this.#track(async () => {
+      await consumer.stop();
+      // The acks and naks sent so far reach the server before close() resolves.
+      if (!this.#nc.isClosed()) await this.#nc.flush();
+    });
+  }
+
+  isReady(): boolean {
+    return this.#watched.isConnected();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.all([...this.#open].map((subscription) => subscription.close()));
+      if (!this.#nc.isClosed()) await this.#nc.drain();
+    })();
+    return this.#closing;
+  }
+
+  async #subscribe(
+    subject: string,
+    options: SubscribeOptions,
+    onMessage: (message: Msg, raw: RawMessage) => Promise<void>,
+  ): Promise<Subscription> {
+    const inFlight = new InFlight();
+    const subscription = this.#nc.subscribe(subject, {
+      queue: options.queue,
+      callback: (error, message) => {
+        if (error) {
+          this.#logger.error({ err: error, subject }, 'NATS subscription failed');
+          return;
+        }
+        void inFlight
+          .run(async () => {
+            const headers = fromNatsHeaders(message.headers);
+            await onMessage(message, { subject: message.subject, data: message.string(), headers });
+          })
+          .catch((failure: unknown) => this.#logger.error({ err: failure, subject }, 'NATS message dropped'));
+      },
+    });
+    // Resolving only once the server knows the subscription, so other processes can reach it.
+    await this.#nc.flush();
+    return this.#track(async () => {
+      if (!subscription.isClosed()) await subscription.drain();
+      await inFlight.idle();
+    });
+  }
+
+  #track(stop: () => Promise<void>): Subscription {
+    let closing: Promise<void> | undefined;
+    const subscription: Subscription = {
+      close: () => {
+        closing ??= stop().finally(() => this.#open.delete(subscription));
+        return closing;
+      },
+    };
+    this.#open.add(subscription);
+    return subscription;
+  }
+}
+
+/** nats.js reports no responders as a RequestError (or JetStream error) caused by NoRespondersError. */
+function isNoResponders(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof NoRespondersError) return true;
+    if (e instanceof RequestError && e.isNoResponders()) return true;
+  }
+  return false;
+}

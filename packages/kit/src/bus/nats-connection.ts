@@ -1,0 +1,59 @@
+/**
+ * Opens the NATS connection every bus process needs: named (it shows in the server's
+ * connection list), reconnecting forever with a growing, jittered delay so a restarted server is
+ * not hit by every client at once, and watched so readiness follows the connection state.
+ * The first connect fails fast: a process that never reached NATS should exit and be restarted.
+ */
+
+import type { NatsConnection } from '@nats-io/transport-node';
+import { backoff, connect } from '@nats-io/transport-node';
+import type { Logger } from '../log/logger.ts';
+
+/** Delay before each reconnect attempt; the last one repeats. */
+const RECONNECT_POLICY_MS = [0, 250, 500, 1000, 2000, 5000];
+
+export interface WatchedConnection {
+  connection: NatsConnection;
+  /** False while disconnected (reconnecting) and after close. */
+  isConnected(): boolean;
+}
+
+export async function connectNats(url: string, name: string, logger: Logger): Promise<WatchedConnection> {
+  const policy = backoff(RECONNECT_POLICY_MS);
+  let attempts = 0;
+  const connection = await connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    // nats.js asks for the delay before every dial; it grows with the failed attempts seen below.
+    reconnectDelayHandler: () => policy.backoff(attempts),
+  });
+  let connected = true;
+  void (async () => {
+    for await (const status of connection.status()) {
+      switch (status.type) {
+        case 'disconnect':
+          connected = false;
+          logger.warn({ server: status.server }, 'NATS disconnected; reconnecting');
+          break;
+        case 'reconnecting':
+          attempts++;
+          break;
+        case 'reconnect':
+          connected = true;
+          attempts = 0;
+          logger.info({ server: status.server }, 'NATS reconnected');
+          break;
+        case 'error':
+          logger.error({ err: status.error }, 'NATS connection error');
+          break;
+        default:
+          break;
+      }
+    }
+  })();
+  return {
+    connection,
+    isConnected: () => connected && !connection.isClosed() && !connection.isDraining(),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Config from the environment: one zod schema per service, parsed once at start-up.
+ * A bad environment fails fast with every bad key listed, never with the first only.
+ */
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  readonly issues: readonly string[];
+
+  constructor(issues: readonly string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses `env` with `schema`; empty strings count as unset so `FOO=` falls back to the default. */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Env): z.infer<S> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(environment)';
+    return `${key}: ${issue.message}`;
+  });
+  throw new ConfigError(issues);
+}
+
+/** Building blocks shared by the services' config schemas. */
+export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const envUrl = z.url({ message: 'must be an absolute URL' });
+
+export const envLogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+export const envBoolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+export const envMilliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);

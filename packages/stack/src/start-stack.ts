@@ -1,0 +1,77 @@
+/**
+ * Embedded mode: every service in one process, an embedded PostgreSQL under DATA_DIR (unless
+ * DATABASE_URL is set) and the in-memory bus (unless NATS_URL is set). Resources close in the
+ * reverse order of their start: HTTP first, then the bus, the database last.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { applyMigrations, createBus, createLogger, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
+import type { Env, Logger } from '@pag/kit';
+import { gatewayDatabase, loadGatewayConfig, startGateway } from '@pag/gateway';
+import { loadStackConfig } from './config.ts';
+
+/** Every service's database: migrated at start, in this order. */
+const DATABASES = [gatewayDatabase];
+
+export interface RunningStack extends AsyncDisposable {
+  readonly publicUrl: string;
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+export async function startStack(env: Env): Promise<RunningStack> {
+  const config = loadStackConfig(env);
+  const logger = createLogger({ service: 'stack', level: config.logLevel });
+  const shutdown = new Shutdown(logger);
+  try {
+    const ops = await startOps({ port: config.opsPort });
+    shutdown.add('ops', () => ops.close());
+    await mkdir(config.dataDir, { recursive: true });
+    let databaseUrl = config.databaseUrl;
+    if (databaseUrl === undefined) {
+      const postgres = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), logger });
+      shutdown.add('postgres', () => postgres.stop());
+      databaseUrl = postgres.url;
+    }
+    for (const database of DATABASES) {
+      await applyMigrations({ databaseUrl, schema: database.schema, migrationsDir: database.migrationsDir, logger });
+    }
+    const bus = await createBus({ natsUrl: config.natsUrl, name: 'stack', logger });
+    shutdown.add('bus', () => bus.close());
+    ops.health.addReadinessCheck('bus', () => {
+      if (!bus.isReady()) throw new Error('bus disconnected');
+    });
+
+    const gatewayConfig = loadGatewayConfig({
+      ...env,
+      PORT: String(config.port),
+      OPS_PORT: String(ops.port),
+      PUBLIC_URL: config.publicUrl,
+      DATABASE_URL: databaseUrl,
+    });
+    const gateway = await startGateway({
+      config: gatewayConfig,
+      bus,
+      logger: logger.child({ service: 'gateway' }),
+      metrics: ops.metrics,
+    });
+    shutdown.add('gateway', () => gateway.close());
+    shutdown.add('readiness', () => ops.health.markShuttingDown());
+
+    await writeStackFile(config.dataDir, { pid: process.pid, publicUrl: gateway.publicUrl, opsPort: ops.port, databaseUrl });
+    const close = () => shutdown.run('close');
+    return { publicUrl: gateway.publicUrl, databaseUrl, logger, close, [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await shutdown.run('start-up failed');
+    throw error;
+  }
+}
+
+/**
+ * stack.json tells operator commands (and tests) which database the running stack uses, so they
+ * work against the same data. It lives in DATA_DIR, readable by its owner only.
+ */
+async function writeStackFile(dataDir: string, content: Record<string, unknown>): Promise<void> {
+  await writeFile(join(dataDir, 'stack.json'), `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+}

@@ -1,0 +1,93 @@
+/**
+ * The embedded stack as a user runs it (`pnpm start`): a child process on a free port with its
+ * own DATA_DIR. It prints its ready line, serves, keeps its data across a SIGKILL, and stops
+ * everything, PostgreSQL included, on SIGTERM within 10 s.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { freePort, startStackProcess } from '@pag/testkit';
+import pg from 'pg';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'pag-stack-test-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function stackDatabaseUrl(): Promise<string> {
+  const stackFile = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as { databaseUrl: string };
+  return stackFile.databaseUrl;
+}
+
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: await stackDatabaseUrl() });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function postmasterPid(): Promise<number> {
+  const text = await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
+  return Number(text.split('\n', 1)[0]);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('embedded stack', () => {
+  test('serves, survives SIGKILL with its data, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const first = await startStackProcess({ dataDir, port, env: { OPS_PORT: '0' } });
+    expect(first.url).toBe(`http://localhost:${port}`);
+    expect(first.output()).toContain(`ready: http://localhost:${port}\n`);
+    const index = await fetch(`${first.url}/api/v1/`);
+    expect(index.status).toBe(200);
+
+    await query(
+      `INSERT INTO gateway.usage_counters (account_id, agent_id, window_kind, window_start, count)
+       VALUES ('acct', 'agent', 'day', '2026-11-22', 7)`,
+    );
+    const migrationsBefore = await query<{ migration_name: string }>(
+      'SELECT migration_name FROM gateway._prisma_migrations ORDER BY migration_name',
+    );
+    expect(await first.stop('SIGKILL')).toBeNull();
+
+    const second = await startStackProcess({ dataDir, port, env: { OPS_PORT: '0' } });
+    try {
+      expect((await fetch(`${second.url}/api/v1/`)).status).toBe(200);
+      const rows = await query<{ count: number }>(
+        `SELECT count FROM gateway.usage_counters WHERE account_id = 'acct' AND agent_id = 'agent'`,
+      );
+      expect(rows).toEqual([{ count: 7 }]);
+      const migrationsAfter = await query<{ migration_name: string }>(
+        'SELECT migration_name FROM gateway._prisma_migrations ORDER BY migration_name',
+      );
+      expect(migrationsAfter).toEqual(migrationsBefore);
+    } finally {
+      const postgres = await postmasterPid();
+      const started = Date.now();
+      expect(await second.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(isAlive(postgres)).toBe(false);
+    }
+  }, 60_000);
+
+  test('a bad environment stops start-up with every bad key named', async () => {
+    await expect(startStackProcess({ env: { PORT: 'eighty', LOG_LEVEL: 'loud' } })).rejects.toThrow(
+      /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/,
+    );
+  });
+});

@@ -1,0 +1,4 @@
+export type { ReadyProcess, ReadyProcessOptions } from './ready-process.ts';
+export { startReadyProcess } from './ready-process.ts';
+export type { StackProcess, StackProcessOptions } from './stack-process.ts';
+export { freePort, startStackProcess } from './stack-process.ts';

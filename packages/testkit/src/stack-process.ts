@@ -1,0 +1,59 @@
+/**
+ * Starts the embedded stack as a child process on a free port with its own DATA_DIR, the way a
+ * user runs `pnpm start`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startReadyProcess } from './ready-process.ts';
+import type { ReadyProcess } from './ready-process.ts';
+
+// The stack's entry point, beside this package in the workspace.
+const STACK_ENTRY = fileURLToPath(new URL('../../stack/src/cli/start.ts', import.meta.url));
+
+export interface StackProcess extends ReadyProcess {
+  readonly dataDir: string;
+  /** Stops the process and removes its DATA_DIR unless it was given by the caller. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StackProcessOptions {
+  /** Reuse a data directory (e.g. to restart on the same data); a fresh tmp dir otherwise. */
+  dataDir?: string;
+  port?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+export async function startStackProcess(options: StackProcessOptions = {}): Promise<StackProcess> {
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pag-stack-')));
+  const port = options.port ?? (await freePort());
+  const running = await startReadyProcess({
+    args: [STACK_ENTRY],
+    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+  });
+  const stop = async (signal?: NodeJS.Signals) => {
+    const code = await running.stop(signal);
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    return code;
+  };
+  return {
+    ...running,
+    dataDir,
+    stop,
+    [Symbol.asyncDispose]: async () => {
+      await stop();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The gateway's express app: one visible pipeline of small steps, each in its own module.
+ *
+ *   request id → security headers → ops paths → route lookup → body → validation
+ *   → authentication → dispatch → error handler
+ */
+import type { Bus, Logger, Metrics } from '@pag/kit';
+import express from 'express';
+import type { Express } from 'express';
+import type { GatewayConfig } from './config.ts';
+import { errorHandler } from './errors.ts';
+import { authenticate } from './pipeline/authenticate.ts';
+import type { Introspector } from './pipeline/authenticate.ts';
+import { dispatch } from './pipeline/dispatch.ts';
+import { jsonBody } from './pipeline/json-body.ts';
+import { observe } from './pipeline/observe.ts';
+import { requestId } from './pipeline/request-id.ts';
+import { routeLookup } from './pipeline/route-lookup.ts';
+import { securityHeaders } from './pipeline/security-headers.ts';
+import { validateBody } from './pipeline/validate-body.ts';
+import { publicDocumentHandlers } from './routes/public-documents.ts';
+
+export interface AppDeps {
+  config: GatewayConfig & { publicUrl: string };
+  bus: Bus;
+  logger: Logger;
+  metrics: Metrics;
+  /** Token validation; undefined while no auth service is reachable (bearer routes answer 503). */
+  introspector?: Introspector;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Client addresses come from the socket only; a client's own X-Forwarded-For is not trusted.
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId);
+  app.use(observe(deps.metrics));
+  app.use(securityHeaders);
+  app.use(routeLookup);
+  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(validateBody);
+  app.use(authenticate(config.publicUrl, deps.introspector));
+  app.use(
+    dispatch({
+      bus: deps.bus,
+      timeoutMs: config.dispatchTimeoutMs,
+      local: publicDocumentHandlers({ publicUrl: config.publicUrl }),
+    }),
+  );
+  app.use(errorHandler(deps.logger));
+  return app;
+}

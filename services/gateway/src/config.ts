@@ -1,0 +1,50 @@
+/**
+ * The gateway's configuration: the only reader of the environment, parsed once at start-up.
+ */
+import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env } from '@pag/kit';
+import { z } from 'zod';
+
+const GatewayEnv = z.object({
+  PORT: envPort(8080),
+  OPS_PORT: envPort(9090),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: envUrl.optional(),
+  NATS_URL: z.string().optional(),
+  DATABASE_URL: envUrl.optional(),
+  LOG_LEVEL: envLogLevel,
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  DISPATCH_TIMEOUT_MS: envMilliseconds(10_000),
+});
+
+export interface GatewayConfig {
+  port: number;
+  /** Port of /healthz, /readyz and /metrics, kept off the public origin. */
+  opsPort: number;
+  host: string;
+  /**
+   * The one public origin, without a trailing slash; every URL we print starts with it.
+   * Unset: http://localhost:<the port actually bound>.
+   */
+  publicUrl: string | undefined;
+  natsUrl: string | undefined;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  bodyLimitBytes: number;
+  dispatchTimeoutMs: number;
+}
+
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const parsed = parseConfig(GatewayEnv, env);
+  return {
+    port: parsed.PORT,
+    opsPort: parsed.OPS_PORT,
+    host: parsed.HOST,
+    publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
+    natsUrl: parsed.NATS_URL,
+    databaseUrl: parsed.DATABASE_URL,
+    logLevel: parsed.LOG_LEVEL,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    dispatchTimeoutMs: parsed.DISPATCH_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The public documents an agent reads before it has a token: the discovery index, the
+ * quick-start guide and the public capabilities. Built once from the route table and PUBLIC_URL
+ * (never from the Host header), so they cannot drift from what the gateway routes.
+ */
+import {
+  AGENT_CONDUCT_RULE,
+  API_PREFIX,
+  CREDENTIAL_TYPES,
+  IDENTITY_TYPES,
+  REGISTRATION_METHODS,
+  RouteTable,
+  ScopeCatalogue,
+} from '@pag/contracts';
+import type { DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
+
+export const GATEWAY_NAME = 'Personal API Gateway';
+
+const DESCRIPTION =
+  "A personal API gateway: the owner's identity, personas, long-term memory, knowledge base and connected services, " +
+  'reachable by AI agents with a bearer token, within the scopes the owner granted and per-agent usage limits. ' +
+  'Every request is recorded in an immutable audit log.';
+
+const NO_TOKEN_HINT =
+  `No token, or a rejected one? POST ${API_PREFIX}/handshakes with {agentId, requestedScopes, message}, ` +
+  `poll GET ${API_PREFIX}/handshakes/{handshakeId}/status until it reads "approved", then use the token the owner shares with you.`;
+
+export const URL_WARNING = (baseUrl: string) =>
+  `Use ${baseUrl} exactly as given for every call. Do not follow HTTP redirects: they strip the Authorization header. ` +
+  `Do not append ${API_PREFIX} to the base URL: every path already starts with it, and ${API_PREFIX}${API_PREFIX}/… answers ROUTE_NOT_FOUND.`;
+
+/** The kinds of limits a request can meet; the numbers are per agent or per deployment. */
+const LIMIT_KINDS = [
+  {
+    kind: 'daily',
+    description:
+      'Requests per agent per calendar day (UTC), set by the owner per agent; over it: 429 USAGE_LIMIT_EXCEEDED with Retry-After.',
+  },
+  {
+    kind: 'monthly',
+    description:
+      'Requests per agent per calendar month (UTC), set by the owner per agent; over it: 429 USAGE_LIMIT_EXCEEDED with Retry-After.',
+  },
+  {
+    kind: 'payload',
+    description: 'Largest request body, per deployment; over it: 413 PAYLOAD_TOO_LARGE.',
+  },
+  {
+    kind: 'plan',
+    description: 'Some features need a plan: creating triggers needs Pro or Heavy; otherwise 403 PLAN_REQUIRED.',
+  },
+];
+
+export function discoveryIndex(version: string): DiscoveryIndex {
+  const endpoints: Record<string, string> = {};
+  for (const route of RouteTable) {
+    if (route.listed) endpoints[route.id] = `${route.method} ${route.path}`;
+  }
+  return {
+    name: GATEWAY_NAME,
+    version,
+    important: AGENT_CONDUCT_RULE,
+    description: DESCRIPTION,
+    documentation: { openapi: '/openapi.json', quickStart: `${API_PREFIX}/quick-start`, llms: '/llms.txt' },
+    authentication: { type: 'Bearer', header: 'Authorization: Bearer <ACCESS_TOKEN>', hint: NO_TOKEN_HINT },
+    endpoints,
+  };
+}
+
+export function quickStart(baseUrl: string): QuickStart {
+  return {
+    title: `${GATEWAY_NAME}: quick start for AI agents`,
+    important: AGENT_CONDUCT_RULE,
+    authenticated: false,
+    canonicalBaseUrl: baseUrl,
+    urlWarning: URL_WARNING(baseUrl),
+    prerequisite:
+      `A bearer token from the owner: made for you at ${baseUrl}/dashboard/tokens, obtained with OAuth 2.1 ` +
+      `(authorization code with PKCE S256; discovery at ${baseUrl}/.well-known/oauth-authorization-server), ` +
+      'or shared by the owner after an approved handshake.',
+    noTokenFlow: {
+      summary: NO_TOKEN_HINT,
+      steps: [
+        `POST ${API_PREFIX}/handshakes without a token, body {"agentId": "<your stable id>", "requestedScopes": ["read"], "message": "<who you are and why>"}; keep the handshakeId.`,
+        `GET ${API_PREFIX}/handshakes/{handshakeId}/status every few seconds until status is "approved" or "denied".`,
+        'When approved, the owner shares a new token with you: send it as Authorization: Bearer <token>.',
+      ],
+    },
+    steps: [
+      {
+        title: 'Describe, then wait',
+        detail: AGENT_CONDUCT_RULE,
+      },
+      {
+        title: 'Load your context',
+        request: `GET ${API_PREFIX}/gateway/context`,
+        detail: 'Your persona (soul_content), the identity of the user you serve, long-term memory, connected services and the endpoints your token may call.',
+      },
+      {
+        title: 'Check what your token allows',
+        request: `GET ${API_PREFIX}/tokens/me/capabilities`,
+        detail: 'The scopes your token grants and, once known, your usage against your daily and monthly limits.',
+      },
+      {
+        title: 'Remember what matters',
+        request: `POST ${API_PREFIX}/memory`,
+        detail: 'Body {"content": "<markdown>"}; the note appears in your context from then on.',
+      },
+      {
+        title: 'Call a connected service',
+        request: `GET ${API_PREFIX}/services/{service}/{path}`,
+        detail: "The rest of the path is forwarded to the connected service with the owner's stored credentials.",
+      },
+      {
+        title: 'Respect the limits',
+        detail: 'A 429 answer carries Retry-After: wait that long. A 401 means your token no longer works: use the handshake flow.',
+      },
+    ],
+    fullDocs: '/openapi.json',
+  };
+}
+
+export function publicCapabilities(version: string): PublicCapabilities {
+  return {
+    name: GATEWAY_NAME,
+    version,
+    features: RouteTable.filter((route) => route.listed && route.path.startsWith(API_PREFIX)).map((route) => ({
+      id: route.id,
+      summary: route.summary,
+      endpoint: `${route.method} ${route.path}`,
+    })),
+    scopes: Object.entries(ScopeCatalogue).map(([scope, entry]) => ({ scope, description: entry.description })),
+    registrationMethods: [...REGISTRATION_METHODS],
+    identityTypes: [...IDENTITY_TYPES],
+    credentialTypes: [...CREDENTIAL_TYPES],
+    limits: LIMIT_KINDS,
+  };
+}

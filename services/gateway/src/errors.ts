@@ -1,0 +1,50 @@
+/**
+ * The gateway's one error handler. Everything thrown below it becomes the error body of the
+ * contracts; body-parser failures become 400/413/415 with what to fix; anything unexpected is
+ * logged with its stack and answered as a masked 500 (never a stack trace on the wire).
+ */
+import { AppError, toErrorBody } from '@pag/contracts';
+import type { Logger } from '@pag/kit';
+import type { NextFunction, Request, Response } from 'express';
+import { state } from './pipeline/state.ts';
+
+/** Errors raised by body-parser carry a `type`; these are the client's mistakes. */
+interface BodyParserError extends Error {
+  type?: string;
+  limit?: number;
+  status?: number;
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const parserError = error as BodyParserError;
+  switch (parserError?.type) {
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${parserError.limit} bytes.`);
+    case 'entity.parse.failed':
+      return new AppError('MALFORMED_JSON', `The request body is not valid JSON: ${parserError.message}.`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', parserError.message);
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new AppError('INVALID_REQUEST', 'The request body ended before its declared length.');
+    default:
+      return new AppError('INTERNAL_ERROR', 'Unexpected error.', { cause: error });
+  }
+}
+
+export function errorHandler(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const appError = toAppError(error);
+    const { requestId } = state(res);
+    if (appError.status >= 500 && appError.code === 'INTERNAL_ERROR') {
+      logger.error({ err: appError.cause ?? appError, requestId }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(appError.status).set(appError.headers).json(toErrorBody(appError, requestId));
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Step 6: hand the request to whoever answers the route. Gateway routes run here; routes of
+ * services reached over NATS become a request/reply with a timeout (504) whose absence of any
+ * responder is a 503 naming the service. A route whose service is reached over HTTP and not
+ * running also answers 503: never a made-up result.
+ */
+import { AppError, MessageHeaders } from '@pag/contracts';
+import type { DispatchRequest, RouteDefinition } from '@pag/contracts';
+import type { Bus } from '@pag/kit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { state } from './state.ts';
+
+export type LocalHandler = (req: Request, res: Response) => void | Promise<void>;
+
+export interface DispatchOptions {
+  bus: Bus;
+  timeoutMs: number;
+  /** The gateway's own handlers by route id. */
+  local: ReadonlyMap<string, LocalHandler>;
+}
+
+export function dispatch(options: DispatchOptions): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const { route, params = {}, body, requestId } = state(res);
+    if (route === undefined) return next(new AppError('ROUTE_NOT_FOUND', `No endpoint at ${req.path}.`));
+    try {
+      const handler = options.local.get(route.id);
+      if (handler !== undefined) return await handler(req, res);
+      if (route.subject === null) throw notRunning(route.service);
+      const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
+      const reply = await requestService(options, route, route.subject, message, requestId);
+      res.status(route.successStatus).json(reply);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The reply is the route's response body; a service's failure arrives as an AppError. */
+async function requestService(
+  options: DispatchOptions,
+  route: RouteDefinition,
+  subject: string,
+  message: DispatchRequest,
+  requestId: string,
+): Promise<unknown> {
+  const { service } = route;
+  try {
+    return await options.bus.request(subject, message, {
+      timeoutMs: options.timeoutMs,
+      headers: { [MessageHeaders.requestId]: requestId },
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw notRunning(service, error);
+    if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') {
+      throw new AppError('UPSTREAM_TIMEOUT', `The ${service} service did not answer within ${options.timeoutMs} ms.`, {
+        cause: error,
+        expose: true,
+      });
+    }
+    throw error;
+  }
+}
+
+function notRunning(service: string, cause?: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service is not running.`, { cause, expose: true });
+}
+
+/** The query string as name → value; a repeated name keeps its last value. */
+function queryOf(req: Request): Record<string, string> {
+  return Object.fromEntries(new URL(req.originalUrl, 'http://local').searchParams);
+}

@@ -1,0 +1,30 @@
+/**
+ * A gateway on a free loopback port with an in-memory bus, for tests that drive it over HTTP.
+ */
+import { createLogger, createMetrics, MemoryBus } from '@pag/kit';
+import { loadGatewayConfig } from '../src/config.ts';
+import { startGateway } from '../src/service.ts';
+
+export interface TestGateway extends AsyncDisposable {
+  /** Where to send requests (loopback). */
+  url: string;
+  /** What the gateway believes its public origin is (PUBLIC_URL, or its loopback URL). */
+  publicUrl: string;
+  bus: MemoryBus;
+}
+
+export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = loadGatewayConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const logger = createLogger({ service: 'gateway', level: 'silent' });
+  const bus = new MemoryBus({ logger });
+  const gateway = await startGateway({ config, bus, logger, metrics: createMetrics({ defaultMetrics: false }) });
+  return {
+    url: `http://127.0.0.1:${gateway.port}`,
+    publicUrl: gateway.publicUrl,
+    bus,
+    [Symbol.asyncDispose]: async () => {
+      await gateway.close();
+      await bus.close();
+    },
+  };
+}
