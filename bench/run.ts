@@ -9,8 +9,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReadyProcess, startStackProcess } from '@pag/testkit';
-import { descendantPids, measure } from './measure.ts';
 import type { Measurement } from './measure.ts';
+import { descendantPids, measure } from './measure.ts';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

@@ -1,25 +1,3 @@
-export type { Env } from './config/parse-config.ts';
-export {
-  ConfigError,
-  envBoolean,
-  envLogLevel,
-  envMilliseconds,
-  envPort,
-  envUrl,
-  parseConfig,
-} from './config/parse-config.ts';
-export { closeServer, listen } from './lifecycle/http-server.ts';
-export { runMain } from './lifecycle/run-main.ts';
-export type { Closer } from './lifecycle/shutdown.ts';
-export { Shutdown } from './lifecycle/shutdown.ts';
-export type { Logger, LoggerOptions } from './log/logger.ts';
-export { createLogger, requestLogger } from './log/logger.ts';
-export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
-export { Health } from './ops/health.ts';
-export type { Metrics } from './ops/metrics.ts';
-export { createMetrics } from './ops/metrics.ts';
-export type { OpsHandler } from './ops/ops-handler.ts';
-export { createOpsHandler, createOpsServer, OPS_PATHS } from './ops/ops-handler.ts';
 export type { CreateBusOptions } from './bus/create-bus.ts';
 export { createBus } from './bus/create-bus.ts';
 export { BusNoRespondersError, BusTimeoutError } from './bus/errors.ts';
@@ -43,5 +21,53 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './bus/types.ts';
+export type { Env } from './config/parse-config.ts';
+export {
+  ConfigError,
+  envBoolean,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  parseConfig,
+} from './config/parse-config.ts';
+export type {
+  ApplyMigrationsOptions,
+  ApplyMigrationsResult,
+  ColumnShape,
+  DisconnectableClient,
+  EmbeddedPostgres,
+  EmbeddedPostgresOptions,
+  EnumShape,
+  ForeignKeyShape,
+  MigrationErrorCode,
+  PrismaClientOptions,
+  SchemaDriftOptions,
+  SchemaShape,
+  TableShape,
+} from './db/mod.ts';
+export {
+  applyMigrations,
+  checksumMatches,
+  compareShapes,
+  createPrismaClient,
+  findSchemaDrift,
+  MigrationError,
+  migrationChecksum,
+  PRISMA_MIGRATE_LOCK_KEY,
+  startEmbeddedPostgres,
+} from './db/mod.ts';
+export { closeServer, listen } from './lifecycle/http-server.ts';
+export { runMain } from './lifecycle/run-main.ts';
+export type { Closer } from './lifecycle/shutdown.ts';
+export { Shutdown } from './lifecycle/shutdown.ts';
+export type { Logger, LoggerOptions } from './log/logger.ts';
+export { createLogger, requestLogger } from './log/logger.ts';
+export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
+export { Health } from './ops/health.ts';
+export type { Metrics } from './ops/metrics.ts';
+export { createMetrics } from './ops/metrics.ts';
+export type { OpsHandler } from './ops/ops-handler.ts';
+export { createOpsHandler, createOpsServer, OPS_PATHS } from './ops/ops-handler.ts';
 export type { Ops } from './ops/start-ops.ts';
 export { startOps } from './ops/start-ops.ts';

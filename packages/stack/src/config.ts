@@ -3,8 +3,8 @@
  * variables (e.g. BODY_LIMIT_BYTES) pass through to them unchanged.
  */
 import { resolve } from 'node:path';
-import { envLogLevel, envPort, envUrl, parseConfig } from '@pag/kit';
 import type { Env } from '@pag/kit';
+import { envLogLevel, envPort, envUrl, parseConfig } from '@pag/kit';
 import { z } from 'zod';
 
 const StackEnv = z.object({

@@ -5,9 +5,16 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyMigrations, createBus, createLogger, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
-import type { Env, Logger } from '@pag/kit';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '@pag/gateway';
+import type { Env, Logger } from '@pag/kit';
+import {
+  applyMigrations,
+  createBus,
+  createLogger,
+  Shutdown,
+  startEmbeddedPostgres,
+  startOps,
+} from '@pag/kit';
 import { loadStackConfig } from './config.ts';
 
 /** Every service's database: migrated at start, in this order. */
@@ -35,7 +42,12 @@ export async function startStack(env: Env): Promise<RunningStack> {
       databaseUrl = postgres.url;
     }
     for (const database of DATABASES) {
-      await applyMigrations({ databaseUrl, schema: database.schema, migrationsDir: database.migrationsDir, logger });
+      await applyMigrations({
+        databaseUrl,
+        schema: database.schema,
+        migrationsDir: database.migrationsDir,
+        logger,
+      });
     }
     const bus = await createBus({ natsUrl: config.natsUrl, name: 'stack', logger });
     shutdown.add('bus', () => bus.close());
@@ -53,13 +65,18 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const gateway = await startGateway({
       config: gatewayConfig,
       bus,
-      logger: logger.child({ service: 'gateway' }),
+      logger: createLogger({ service: 'gateway', level: config.logLevel }),
       metrics: ops.metrics,
     });
     shutdown.add('gateway', () => gateway.close());
     shutdown.add('readiness', () => ops.health.markShuttingDown());
 
-    await writeStackFile(config.dataDir, { pid: process.pid, publicUrl: gateway.publicUrl, opsPort: ops.port, databaseUrl });
+    await writeStackFile(config.dataDir, {
+      pid: process.pid,
+      publicUrl: gateway.publicUrl,
+      opsPort: ops.port,
+      databaseUrl,
+    });
     const close = () => shutdown.run('close');
     return { publicUrl: gateway.publicUrl, databaseUrl, logger, close, [Symbol.asyncDispose]: close };
   } catch (error) {

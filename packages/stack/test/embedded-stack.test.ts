@@ -3,7 +3,7 @@
  * own DATA_DIR. It prints its ready line, serves, keeps its data across a SIGKILL, and stops
  * everything, PostgreSQL included, on SIGTERM within 10 s.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -13,13 +13,17 @@ import pg from 'pg';
 let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'pag-stack-test-'));
+  // mkdtemp makes it 0700; run as root, PostgreSQL runs as `postgres` and must get through.
+  await chmod(dataDir, 0o755);
 });
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
 async function stackDatabaseUrl(): Promise<string> {
-  const stackFile = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as { databaseUrl: string };
+  const stackFile = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
+    databaseUrl: string;
+  };
   return stackFile.databaseUrl;
 }
 

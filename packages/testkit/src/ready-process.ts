@@ -2,8 +2,9 @@
  * Runs a program as a child process until it prints `ready: <url>`, the line our entry points
  * print once they serve, and stops it by the pid it got (SIGTERM, then waiting for its exit).
  */
-import { spawn } from 'node:child_process';
+
 import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 export interface ReadyProcess extends AsyncDisposable {
   readonly url: string;

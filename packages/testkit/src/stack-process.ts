@@ -2,13 +2,13 @@
  * Starts the embedded stack as a child process on a free port with its own DATA_DIR, the way a
  * user runs `pnpm start`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startReadyProcess } from './ready-process.ts';
 import type { ReadyProcess } from './ready-process.ts';
+import { startReadyProcess } from './ready-process.ts';
 
 // The stack's entry point, beside this package in the workspace.
 const STACK_ENTRY = fileURLToPath(new URL('../../stack/src/cli/start.ts', import.meta.url));
@@ -38,6 +38,8 @@ export async function freePort(): Promise<number> {
 export async function startStackProcess(options: StackProcessOptions = {}): Promise<StackProcess> {
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'pag-stack-')));
+  // mkdtemp makes it 0700; run as root, PostgreSQL runs as `postgres` and must get through.
+  if (ownDataDir) await chmod(dataDir, 0o755);
   const port = options.port ?? (await freePort());
   const running = await startReadyProcess({
     args: [STACK_ENTRY],

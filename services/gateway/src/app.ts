@@ -5,12 +5,12 @@
  *   → authentication → dispatch → error handler
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import express from 'express';
 import type { Express } from 'express';
+import express from 'express';
 import type { GatewayConfig } from './config.ts';
 import { errorHandler } from './errors.ts';
-import { authenticate } from './pipeline/authenticate.ts';
 import type { Introspector } from './pipeline/authenticate.ts';
+import { authenticate } from './pipeline/authenticate.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { jsonBody } from './pipeline/json-body.ts';
 import { observe } from './pipeline/observe.ts';

@@ -1,8 +1,9 @@
 /**
  * The gateway's configuration: the only reader of the environment, parsed once at start-up.
  */
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+
 import type { Env } from '@pag/kit';
+import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
 import { z } from 'zod';
 
 const GatewayEnv = z.object({
@@ -13,7 +14,12 @@ const GatewayEnv = z.object({
   NATS_URL: z.string().optional(),
   DATABASE_URL: envUrl.optional(),
   LOG_LEVEL: envLogLevel,
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
   DISPATCH_TIMEOUT_MS: envMilliseconds(10_000),
 });
 

@@ -20,7 +20,10 @@ export function toAppError(error: unknown): AppError {
   const parserError = error as BodyParserError;
   switch (parserError?.type) {
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${parserError.limit} bytes.`);
+      return new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body exceeds the limit of ${parserError.limit} bytes.`,
+      );
     case 'entity.parse.failed':
       return new AppError('MALFORMED_JSON', `The request body is not valid JSON: ${parserError.message}.`);
     case 'encoding.unsupported':

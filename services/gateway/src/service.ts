@@ -2,10 +2,11 @@
  * The gateway as a unit the embedded stack and main.ts both start: listen, then serve the app
  * built for the URL actually bound (so PORT=0 works in tests), and close gracefully.
  */
-import { createServer } from 'node:http';
+
 import type { Server } from 'node:http';
-import { closeServer, listen } from '@pag/kit';
+import { createServer } from 'node:http';
 import type { Bus, Logger, Metrics } from '@pag/kit';
+import { closeServer, listen } from '@pag/kit';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 

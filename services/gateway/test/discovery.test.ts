@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AGENT_CONDUCT_RULE, DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
-import { startTestGateway } from './start-test-gateway.ts';
 import type { TestGateway } from './start-test-gateway.ts';
+import { startTestGateway } from './start-test-gateway.ts';
 
 /** The paths of the spec's endpoint table, copied from it literally. */
 const SPEC_ENDPOINTS = [
@@ -89,11 +89,26 @@ describe('capabilities', () => {
     expect(status).toBe(200);
     const capabilities = PublicCapabilities.parse(body);
     const scopes = capabilities.scopes.map((entry) => entry.scope);
-    for (const scope of ['full', 'services:*', 'services:read', 'knowledge', 'chat', 'read', 'professional', 'availability']) {
+    for (const scope of [
+      'full',
+      'services:*',
+      'services:read',
+      'knowledge',
+      'chat',
+      'read',
+      'professional',
+      'availability',
+    ]) {
       expect(scopes).toContain(scope);
     }
-    expect(capabilities.registrationMethods).toEqual(['oauth2_authorization_code', 'dashboard_token', 'asc_device_key']);
-    expect(capabilities.limits.map((limit) => limit.kind)).toEqual(expect.arrayContaining(['daily', 'monthly']));
+    expect(capabilities.registrationMethods).toEqual([
+      'oauth2_authorization_code',
+      'dashboard_token',
+      'asc_device_key',
+    ]);
+    expect(capabilities.limits.map((limit) => limit.kind)).toEqual(
+      expect.arrayContaining(['daily', 'monthly']),
+    );
   });
 });
 
@@ -113,7 +128,11 @@ describe('openapi.json', () => {
   test('describes every endpoint of the spec, served from PUBLIC_URL', async () => {
     const { status, body } = await getJson('/openapi.json');
     expect(status).toBe(200);
-    const document = body as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, unknown>> };
+    const document = body as {
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toMatch(/^3\.1\./);
     expect(document.servers[0]?.url).toBe('https://gateway.example.test');
     for (const endpoint of SPEC_ENDPOINTS) {

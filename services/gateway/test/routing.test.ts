@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AppError, AuthSubjects, ErrorBody } from '@pag/contracts';
-import { startTestGateway } from './start-test-gateway.ts';
 import type { TestGateway } from './start-test-gateway.ts';
+import { startTestGateway } from './start-test-gateway.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -98,7 +98,11 @@ describe('request bodies', () => {
   });
 
   test('a body over the limit is 413', async () => {
-    const { status, error } = await callError('POST', '/api/v1/handshakes', json({ ...handshake, message: 'x'.repeat(4096) }));
+    const { status, error } = await callError(
+      'POST',
+      '/api/v1/handshakes',
+      json({ ...handshake, message: 'x'.repeat(4096) }),
+    );
     expect(status).toBe(413);
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -113,7 +117,11 @@ describe('request bodies', () => {
   });
 
   test('an invalid body is 400 naming each bad field', async () => {
-    const { status, error } = await callError('POST', '/api/v1/handshakes', json({ agentId: '', requestedScopes: ['full'] }));
+    const { status, error } = await callError(
+      'POST',
+      '/api/v1/handshakes',
+      json({ agentId: '', requestedScopes: ['full'] }),
+    );
     expect(status).toBe(400);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.message).toContain('agentId');

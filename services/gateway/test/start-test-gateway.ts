@@ -17,7 +17,12 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
   const config = loadGatewayConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ service: 'gateway', level: 'silent' });
   const bus = new MemoryBus({ logger });
-  const gateway = await startGateway({ config, bus, logger, metrics: createMetrics({ defaultMetrics: false }) });
+  const gateway = await startGateway({
+    config,
+    bus,
+    logger,
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
   return {
     url: `http://127.0.0.1:${gateway.port}`,
     publicUrl: gateway.publicUrl,

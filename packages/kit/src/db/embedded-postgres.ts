@@ -43,6 +43,7 @@ const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** After this long in fast shutdown, an immediate shutdown (SIGQUIT) is sent. */
 const FAST_SHUTDOWN_MS = 7_000;
 const LOG_LINES_KEPT = 30;
+const PORT_ATTEMPTS = 3;
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const dataDir = resolve(options.dataDir);
@@ -52,8 +53,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const credentials = await ensureCluster(dataDir, await postgresRunAs(), logger);
   await stopOrphanedPostgres(dataDir, logger);
-  const port = options.port ?? (await freePort());
-  const child = await startServer(dataDir, port, credentials, options);
+  const { port, child } = await startOnPort(dataDir, credentials, options);
   const exited = new Promise<void>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) done();
     else child.once('exit', () => done());
@@ -64,7 +64,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   process.once('exit', onProcessExit);
   child.once('exit', (code, signal) => {
     process.removeListener('exit', onProcessExit);
-    if (stopping === undefined) logger?.error({ code, signal, port }, 'embedded PostgreSQL exited unexpectedly');
+    if (stopping === undefined)
+      logger?.error({ code, signal, port }, 'embedded PostgreSQL exited unexpectedly');
   });
 
   const stop = (): Promise<void> => {
@@ -90,6 +91,28 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const url = `postgres://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
   return { url, port, pid: child.pid!, stop, [Symbol.asyncDispose]: stop };
 }
+
+/**
+ * A port picked free can be taken by someone else before PostgreSQL binds it; then another free
+ * port is tried. A port the caller chose is used as given.
+ */
+async function startOnPort(
+  dataDir: string,
+  credentials: ClusterCredentials,
+  options: EmbeddedPostgresOptions,
+): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freePort());
+    try {
+      return { port, child: await startServer(dataDir, port, credentials, options) };
+    } catch (error) {
+      const taken = error instanceof PortTakenError;
+      if (!taken || options.port !== undefined || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
 
 async function startServer(
   dataDir: string,
@@ -132,7 +155,8 @@ async function startServer(
   } catch (error) {
     childOf(server)?.kill('SIGQUIT');
     const reason = error instanceof Error ? `${error.message}. ` : '';
-    throw new Error(
+    const Failure = recent.some((line) => line.includes('Address already in use')) ? PortTakenError : Error;
+    throw new Failure(
       `PostgreSQL did not start on 127.0.0.1:${port} from ${dataDir}. ${reason}Its last log lines:\n${recent.join('\n')}`,
     );
   } finally {
@@ -153,7 +177,11 @@ function childOf(server: object): ChildProcess | undefined {
   return child !== null && typeof child === 'object' && 'pid' in child ? (child as ChildProcess) : undefined;
 }
 
-async function ensureDatabase(credentials: ClusterCredentials, port: number, database: string): Promise<void> {
+async function ensureDatabase(
+  credentials: ClusterCredentials,
+  port: number,
+  database: string,
+): Promise<void> {
   const client = new pg.Client({ ...credentials, host: '127.0.0.1', port, database: 'postgres' });
   await client.connect();
   try {

@@ -21,7 +21,11 @@ export class MigrationError extends Error {
   /** The migration directory's name, when one migration is at fault. */
   readonly migration: string | undefined;
 
-  constructor(code: MigrationErrorCode, message: string, options: { migration?: string; cause?: unknown } = {}) {
+  constructor(
+    code: MigrationErrorCode,
+    message: string,
+    options: { migration?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MigrationError';
     this.code = code;

@@ -21,9 +21,13 @@ const SCRIPT_FILE = 'migration.sql';
 
 export async function readMigrationFiles(migrationsDir: string): Promise<MigrationFile[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: unknown) => {
-    throw new MigrationError('MIGRATIONS_DIR_INVALID', `Cannot read the migrations directory ${migrationsDir}`, {
-      cause: error,
-    });
+    throw new MigrationError(
+      'MIGRATIONS_DIR_INVALID',
+      `Cannot read the migrations directory ${migrationsDir}`,
+      {
+        cause: error,
+      },
+    );
   });
   await assertPostgresLockFile(migrationsDir);
   const names = entries
@@ -32,12 +36,18 @@ export async function readMigrationFiles(migrationsDir: string): Promise<Migrati
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return Promise.all(
     names.map(async (name) => {
-      const script = await readFile(join(migrationsDir, name, SCRIPT_FILE), 'utf8').catch((error: unknown) => {
-        throw new MigrationError('MIGRATIONS_DIR_INVALID', `Migration ${name} has no readable ${SCRIPT_FILE}`, {
-          migration: name,
-          cause: error,
-        });
-      });
+      const script = await readFile(join(migrationsDir, name, SCRIPT_FILE), 'utf8').catch(
+        (error: unknown) => {
+          throw new MigrationError(
+            'MIGRATIONS_DIR_INVALID',
+            `Migration ${name} has no readable ${SCRIPT_FILE}`,
+            {
+              migration: name,
+              cause: error,
+            },
+          );
+        },
+      );
       return { name, script };
     }),
   );

@@ -28,7 +28,9 @@ function table(schema: string): string {
 }
 
 export async function migrationsTableExists(client: ClientBase, schema: string): Promise<boolean> {
-  const result = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table(schema)]);
+  const result = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [
+    table(schema),
+  ]);
   return result.rows[0]?.found === true;
 }
 

@@ -21,10 +21,9 @@ import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
 import { checksumMatches, migrationChecksum } from './migration-checksum.ts';
 import { MigrationError } from './migration-error.ts';
-import { readMigrationFiles } from './migration-files.ts';
 import type { MigrationFile } from './migration-files.ts';
+import { readMigrationFiles } from './migration-files.ts';
 import { acquireMigrationLock, releaseMigrationLock } from './migration-lock.ts';
-import { describeSqlError } from './sql-error.ts';
 import type { MigrationRecord } from './migrations-table.ts';
 import {
   createMigrationsTable,
@@ -34,6 +33,7 @@ import {
   readMigrationRecords,
 } from './migrations-table.ts';
 import { assertSchemaName, quoteSchema } from './schema-name.ts';
+import { describeSqlError } from './sql-error.ts';
 
 export interface ApplyMigrationsOptions {
   /** Never logged: it carries the password. */
@@ -112,8 +112,11 @@ async function migrate(
     }
   }
   const known = new Set(files.map((file) => file.name));
-  const unknown = live.filter((record) => !known.has(record.migrationName)).map((record) => record.migrationName);
-  if (unknown.length > 0) logger?.warn({ schema, migrations: unknown }, 'applied migrations missing from the directory');
+  const unknown = live
+    .filter((record) => !known.has(record.migrationName))
+    .map((record) => record.migrationName);
+  if (unknown.length > 0)
+    logger?.warn({ schema, migrations: unknown }, 'applied migrations missing from the directory');
 
   const applied: string[] = [];
   for (const file of pending) {
@@ -121,7 +124,10 @@ async function migrate(
     await applyOne(client, schema, file);
     applied.push(file.name);
   }
-  logger?.info({ schema, applied: applied.length, alreadyApplied: alreadyApplied.length }, 'migrations up to date');
+  logger?.info(
+    { schema, applied: applied.length, alreadyApplied: alreadyApplied.length },
+    'migrations up to date',
+  );
   return { applied, alreadyApplied };
 }
 

@@ -40,7 +40,9 @@ export async function ensureCluster(
   if (!(await isCluster(dataDir))) {
     const leftovers = await readdir(dataDir).catch(() => []);
     if (leftovers.length > 0) {
-      throw new Error(`${dataDir} is neither empty nor a PostgreSQL data directory; move it away or choose another`);
+      throw new Error(
+        `${dataDir} is neither empty nor a PostgreSQL data directory; move it away or choose another`,
+      );
     }
     await initialise(dataDir, runAs, logger);
   }
@@ -70,7 +72,10 @@ export async function postgresRunAs(): Promise<RunAs | undefined> {
 
 async function initialise(dataDir: string, runAs: RunAs | undefined, logger?: Logger): Promise<void> {
   const initDir = `${dataDir}.init-${randomBytes(4).toString('hex')}`;
-  const credentials: ClusterCredentials = { user: SUPERUSER, password: randomBytes(24).toString('base64url') };
+  const credentials: ClusterCredentials = {
+    user: SUPERUSER,
+    password: randomBytes(24).toString('base64url'),
+  };
   await mkdir(dirname(dataDir), { recursive: true });
   await mkdir(initDir, { mode: 0o700 });
   try {
@@ -101,10 +106,13 @@ async function initialise(dataDir: string, runAs: RunAs | undefined, logger?: Lo
 async function readCredentials(dataDir: string): Promise<ClusterCredentials> {
   const path = join(dataDir, CREDENTIALS_FILE);
   const text = await readFile(path, 'utf8').catch((error: unknown) => {
-    throw new Error(`${path} is missing: this cluster was not created by startEmbeddedPostgres`, { cause: error });
+    throw new Error(`${path} is missing: this cluster was not created by startEmbeddedPostgres`, {
+      cause: error,
+    });
   });
   const parsed = JSON.parse(text) as Partial<ClusterCredentials>;
-  if (typeof parsed.user !== 'string' || typeof parsed.password !== 'string') throw new Error(`${path} is malformed`);
+  if (typeof parsed.user !== 'string' || typeof parsed.password !== 'string')
+    throw new Error(`${path} is malformed`);
   return { user: parsed.user, password: parsed.password };
 }
 

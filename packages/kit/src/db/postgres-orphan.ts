@@ -36,7 +36,10 @@ export async function stopOrphanedPostgres(dataDir: string, logger?: Logger): Pr
   if (info === undefined || info.state === 'Z') return;
 
   if (!(await isPostmasterOf(info, dataDir))) {
-    logger?.warn({ pid, dataDir }, 'postmaster.pid names a process that is not this PostgreSQL; removing the stale file');
+    logger?.warn(
+      { pid, dataDir },
+      'postmaster.pid names a process that is not this PostgreSQL; removing the stale file',
+    );
     await rm(pidFile, { force: true });
     return;
   }

@@ -93,13 +93,15 @@ export async function readPrismaSchemaShape(schemaText: string): Promise<SchemaS
 }
 
 function toSchemaShape(datamodel: Datamodel): SchemaShape {
-  if (datamodel.indexes === undefined) throw new Error('This DMMF has no `indexes`: prisma-schema-wasm is too old');
+  if (datamodel.indexes === undefined)
+    throw new Error('This DMMF has no `indexes`: prisma-schema-wasm is too old');
   const enumNames = new Map(datamodel.enums.map((item) => [item.name, item.dbName ?? item.name]));
   const models = new Map(datamodel.models.map((model) => [model.name, model]));
   const tables = datamodel.models.map((model): TableShape => {
     const column = (fieldName: string) => columnName(model, fieldName);
     const indexes = (type: DmmfIndex['type']) =>
-      datamodel.indexes!.filter((index) => index.model === model.name && index.type === type)
+      datamodel
+        .indexes!.filter((index) => index.model === model.name && index.type === type)
         .map((index) => index.fields.map((field) => column(field.name)));
     return {
       schema: model.schema ?? 'public',
@@ -117,7 +119,10 @@ function toSchemaShape(datamodel: Datamodel): SchemaShape {
     };
   });
   const enums = datamodel.enums.map(
-    (item): EnumShape => ({ name: item.dbName ?? item.name, values: item.values.map((v) => v.dbName ?? v.name) }),
+    (item): EnumShape => ({
+      name: item.dbName ?? item.name,
+      values: item.values.map((v) => v.dbName ?? v.name),
+    }),
   );
   return { tables, enums };
 }
@@ -130,8 +135,9 @@ function columnShape(field: DmmfField, enumNames: Map<string, string>): ColumnSh
     CLIENT_SIDE_DEFAULTS.has((field.default as { name?: string }).name ?? '');
   return {
     type: field.isList ? `${base}[]` : base,
-    // List fields cannot be optional in Prisma; their columns are NOT NULL.
-    notNull: field.isRequired || field.isList,
+    // Prisma Migrate creates scalar-list columns without NOT NULL (`"tags" TEXT[],`), though the
+    // DMMF calls every list required.
+    notNull: field.isRequired && !field.isList,
     hasDefault: field.hasDefaultValue && !clientSide,
   };
 }

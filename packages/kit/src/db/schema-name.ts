@@ -6,7 +6,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function assertSchemaName(schema: string): void {
   if (!SCHEMA_NAME.test(schema)) {
-    throw new TypeError(`Invalid Postgres schema name ${JSON.stringify(schema)}: use lowercase letters, digits and _`);
+    throw new TypeError(
+      `Invalid Postgres schema name ${JSON.stringify(schema)}: use lowercase letters, digits and _`,
+    );
   }
 }
 

@@ -19,7 +19,9 @@ export async function listen(server: Server, port: number, host?: string): Promi
 
 export async function closeServer(server: Server, timeoutMs = 5_000): Promise<void> {
   if (!server.listening) return;
-  const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  const closed = new Promise<void>((resolve, reject) =>
+    server.close((error) => (error ? reject(error) : resolve())),
+  );
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
   try {

@@ -2,8 +2,9 @@
  * One logger for every service: pino, JSON lines, secrets redacted. Request-scoped children carry
  * `requestId` so one request can be followed across services.
  */
-import { pino } from 'pino';
+
 import type { Logger } from 'pino';
+import { pino } from 'pino';
 
 export type { Logger };
 

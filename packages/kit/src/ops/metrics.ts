@@ -3,7 +3,7 @@
  * embedded mode without clashing names), the process defaults, and the HTTP request histogram
  * every HTTP service records into with its own `service` label.
  */
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export type HttpLabels = 'service' | 'method' | 'route' | 'status';
 

@@ -2,8 +2,9 @@
  * The operations endpoints every service answers: GET /healthz, /readyz and /metrics. Plain
  * node:http so Koa, express and the services without an HTTP API share one implementation.
  */
-import { createServer } from 'node:http';
+
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { Health } from './health.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -28,7 +29,11 @@ export function createOpsHandler(health: Health, metrics: Metrics): OpsHandler {
         return true;
       case '/readyz':
         void health.readiness().then(
-          (report) => sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report }),
+          (report) =>
+            sendJson(res, report.ready ? 200 : 503, {
+              status: report.ready ? 'ready' : 'not ready',
+              ...report,
+            }),
           () => sendJson(res, 503, { status: 'not ready' }),
         );
         return true;
@@ -50,6 +55,7 @@ export function createOpsHandler(health: Health, metrics: Metrics): OpsHandler {
 /** A listener for services without an HTTP API of their own (probes and scraping only). */
 export function createOpsServer(handler: OpsHandler): Server {
   return createServer((req, res) => {
-    if (!handler(req, res)) sendJson(res, 404, { error: { code: 'ROUTE_NOT_FOUND', message: 'Not an ops path.' } });
+    if (!handler(req, res))
+      sendJson(res, 404, { error: { code: 'ROUTE_NOT_FOUND', message: 'Not an ops path.' } });
   });
 }

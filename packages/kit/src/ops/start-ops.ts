@@ -4,8 +4,8 @@
  */
 import { closeServer, listen } from '../lifecycle/http-server.ts';
 import { Health } from './health.ts';
-import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
+import { createMetrics } from './metrics.ts';
 import { createOpsHandler, createOpsServer } from './ops-handler.ts';
 
 export interface Ops {

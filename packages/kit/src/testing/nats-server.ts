@@ -63,7 +63,14 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     })();
     return stopping;
   };
-  return { url: `nats://127.0.0.1:${port}`, port, pid: child.pid!, storeDir, stop, [Symbol.asyncDispose]: stop };
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    pid: child.pid!,
+    storeDir,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
 }
 
 function waitUntilReady(child: ChildProcess, log: string[], bin: string, timeoutMs: number): Promise<void> {

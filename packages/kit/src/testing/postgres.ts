@@ -31,7 +31,14 @@ export async function startTestPostgres(options: { logger?: Logger } = {}): Prom
       stopping ??= server.stop().finally(() => rm(root, { recursive: true, force: true }));
       return stopping;
     };
-    return { url: server.url, port: server.port, pid: server.pid, dataDir, stop, [Symbol.asyncDispose]: stop };
+    return {
+      url: server.url,
+      port: server.port,
+      pid: server.pid,
+      dataDir,
+      stop,
+      [Symbol.asyncDispose]: stop,
+    };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

@@ -11,7 +11,9 @@ export function llmsTxt(baseUrl: string): string {
     const access = route.auth === 'none' ? 'no token' : scope ? `token with ${scope}` : 'token';
     return `- ${route.method} ${baseUrl}${route.path} (${access}): ${route.summary}`;
   });
-  const scopes = Object.entries(ScopeCatalogue).map(([scope, entry]) => `- \`${scope}\`: ${entry.description}`);
+  const scopes = Object.entries(ScopeCatalogue).map(
+    ([scope, entry]) => `- \`${scope}\`: ${entry.description}`,
+  );
   return `# ${GATEWAY_NAME}
 
 > The owner's personal data and connected services, for AI agents acting for the owner with a bearer token,

@@ -3,6 +3,8 @@
  * quick-start guide and the public capabilities. Built once from the route table and PUBLIC_URL
  * (never from the Host header), so they cannot drift from what the gateway routes.
  */
+
+import type { DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
 import {
   AGENT_CONDUCT_RULE,
   API_PREFIX,
@@ -12,7 +14,6 @@ import {
   RouteTable,
   ScopeCatalogue,
 } from '@pag/contracts';
-import type { DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
 
 export const GATEWAY_NAME = 'Personal API Gateway';
 
@@ -47,7 +48,8 @@ const LIMIT_KINDS = [
   },
   {
     kind: 'plan',
-    description: 'Some features need a plan: creating triggers needs Pro or Heavy; otherwise 403 PLAN_REQUIRED.',
+    description:
+      'Some features need a plan: creating triggers needs Pro or Heavy; otherwise 403 PLAN_REQUIRED.',
   },
 ];
 
@@ -94,12 +96,14 @@ export function quickStart(baseUrl: string): QuickStart {
       {
         title: 'Load your context',
         request: `GET ${API_PREFIX}/gateway/context`,
-        detail: 'Your persona (soul_content), the identity of the user you serve, long-term memory, connected services and the endpoints your token may call.',
+        detail:
+          'Your persona (soul_content), the identity of the user you serve, long-term memory, connected services and the endpoints your token may call.',
       },
       {
         title: 'Check what your token allows',
         request: `GET ${API_PREFIX}/tokens/me/capabilities`,
-        detail: 'The scopes your token grants and, once known, your usage against your daily and monthly limits.',
+        detail:
+          'The scopes your token grants and, once known, your usage against your daily and monthly limits.',
       },
       {
         title: 'Remember what matters',
@@ -109,11 +113,13 @@ export function quickStart(baseUrl: string): QuickStart {
       {
         title: 'Call a connected service',
         request: `GET ${API_PREFIX}/services/{service}/{path}`,
-        detail: "The rest of the path is forwarded to the connected service with the owner's stored credentials.",
+        detail:
+          "The rest of the path is forwarded to the connected service with the owner's stored credentials.",
       },
       {
         title: 'Respect the limits',
-        detail: 'A 429 answer carries Retry-After: wait that long. A 401 means your token no longer works: use the handshake flow.',
+        detail:
+          'A 429 answer carries Retry-After: wait that long. A 401 means your token no longer works: use the handshake flow.',
       },
     ],
     fullDocs: '/openapi.json',
@@ -124,12 +130,17 @@ export function publicCapabilities(version: string): PublicCapabilities {
   return {
     name: GATEWAY_NAME,
     version,
-    features: RouteTable.filter((route) => route.listed && route.path.startsWith(API_PREFIX)).map((route) => ({
-      id: route.id,
-      summary: route.summary,
-      endpoint: `${route.method} ${route.path}`,
+    features: RouteTable.filter((route) => route.listed && route.path.startsWith(API_PREFIX)).map(
+      (route) => ({
+        id: route.id,
+        summary: route.summary,
+        endpoint: `${route.method} ${route.path}`,
+      }),
+    ),
+    scopes: Object.entries(ScopeCatalogue).map(([scope, entry]) => ({
+      scope,
+      description: entry.description,
     })),
-    scopes: Object.entries(ScopeCatalogue).map(([scope, entry]) => ({ scope, description: entry.description })),
     registrationMethods: [...REGISTRATION_METHODS],
     identityTypes: [...IDENTITY_TYPES],
     credentialTypes: [...CREDENTIAL_TYPES],

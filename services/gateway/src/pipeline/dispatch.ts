@@ -4,8 +4,9 @@
  * responder is a 503 naming the service. A route whose service is reached over HTTP and not
  * running also answers 503: never a made-up result.
  */
-import { AppError, MessageHeaders } from '@pag/contracts';
+
 import type { DispatchRequest, RouteDefinition } from '@pag/contracts';
+import { AppError, MessageHeaders } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { state } from './state.ts';
@@ -53,17 +54,24 @@ async function requestService(
   } catch (error) {
     if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw notRunning(service, error);
     if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') {
-      throw new AppError('UPSTREAM_TIMEOUT', `The ${service} service did not answer within ${options.timeoutMs} ms.`, {
-        cause: error,
-        expose: true,
-      });
+      throw new AppError(
+        'UPSTREAM_TIMEOUT',
+        `The ${service} service did not answer within ${options.timeoutMs} ms.`,
+        {
+          cause: error,
+          expose: true,
+        },
+      );
     }
     throw error;
   }
 }
 
 function notRunning(service: string, cause?: unknown): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service is not running.`, { cause, expose: true });
+  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service is not running.`, {
+    cause,
+    expose: true,
+  });
 }
 
 /** The query string as name → value; a repeated name keeps its last value. */

@@ -4,8 +4,8 @@
  * and another media type become 400, 413 and 415 in the error handler.
  */
 import { AppError } from '@pag/contracts';
-import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
 import { state } from './state.ts';
 
 export function jsonBody(limitBytes: number): RequestHandler {

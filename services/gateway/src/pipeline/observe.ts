@@ -12,7 +12,12 @@ export function observe(metrics: Metrics) {
       const { startedAt, route } = state(res);
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       metrics.httpRequestDuration.observe(
-        { service: 'gateway', method: req.method, route: route?.id ?? 'unmatched', status: String(res.statusCode) },
+        {
+          service: 'gateway',
+          method: req.method,
+          route: route?.id ?? 'unmatched',
+          status: String(res.statusCode),
+        },
         seconds,
       );
     });

@@ -12,7 +12,11 @@ export function routeLookup(req: Request, res: Response, next: NextFunction): vo
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   const match = matchRoute(method, path);
   if (match === null) {
-    next(new AppError('ROUTE_NOT_FOUND', `No endpoint at ${req.method} ${path}.`, { hint: suggestPath(method, path) }));
+    next(
+      new AppError('ROUTE_NOT_FOUND', `No endpoint at ${req.method} ${path}.`, {
+        hint: suggestPath(method, path),
+      }),
+    );
     return;
   }
   if ('methodMismatch' in match) {

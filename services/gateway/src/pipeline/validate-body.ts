@@ -18,7 +18,9 @@ export function validateBody(req: Request, res: Response, next: NextFunction): v
   }
   const result = schema.safeParse(req.body);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`,
+    );
     next(new AppError('INVALID_REQUEST', `Invalid body: ${problems.join('; ')}.`));
     return;
   }

@@ -1,0 +1,13 @@
+export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.ts';
+export { startEmbeddedPostgres } from './embedded-postgres.ts';
+export { checksumMatches, migrationChecksum } from './migration-checksum.ts';
+export type { MigrationErrorCode } from './migration-error.ts';
+export { MigrationError } from './migration-error.ts';
+export { PRISMA_MIGRATE_LOCK_KEY } from './migration-lock.ts';
+export type { ApplyMigrationsOptions, ApplyMigrationsResult } from './migrations.ts';
+export { applyMigrations } from './migrations.ts';
+export type { DisconnectableClient, PrismaClientOptions } from './prisma.ts';
+export { createPrismaClient } from './prisma.ts';
+export type { SchemaDriftOptions } from './schema-drift.ts';
+export { compareShapes, findSchemaDrift } from './schema-drift.ts';
+export type { ColumnShape, EnumShape, ForeignKeyShape, SchemaShape, TableShape } from './table-shape.ts';

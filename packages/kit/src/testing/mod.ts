@@ -1,0 +1,5 @@
+export { freePort } from './free-port.ts';
+export type { NatsServer, NatsServerOptions } from './nats-server.ts';
+export { startNatsServer } from './nats-server.ts';
+export type { TestPostgres } from './postgres.ts';
+export { startTestPostgres } from './postgres.ts';
