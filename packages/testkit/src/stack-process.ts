@@ -3,10 +3,10 @@
  * user runs `pnpm start`.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@pag/kit/testing';
 import type { ReadyProcess } from './ready-process.ts';
 import { startReadyProcess } from './ready-process.ts';
 
@@ -24,15 +24,6 @@ export interface StackProcessOptions {
   dataDir?: string;
   port?: number;
   env?: Record<string, string | undefined>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
 }
 
 export async function startStackProcess(options: StackProcessOptions = {}): Promise<StackProcess> {

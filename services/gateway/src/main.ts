@@ -23,4 +23,5 @@ await runMain('gateway', async () => {
   shutdown.add('http', () => gateway.close());
   shutdown.add('readiness', () => ops.health.markShuttingDown());
   logger.info({ publicUrl: gateway.publicUrl, opsPort: ops.port }, 'gateway ready');
+  process.stdout.write(`ready: ${gateway.publicUrl}\n`);
 });

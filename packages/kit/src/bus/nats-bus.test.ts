@@ -26,7 +26,7 @@ describe('NatsBus', () => {
       const client = await NatsBus.connect({ url: second.url, name: 'restart-client' });
       await expect(client.request('restart.double', 21, { timeoutMs: 2_000 })).resolves.toBe(42);
       await client.close();
-    } finally {
+    } catch (e) { console.log('STACK', (e as Error).stack, (e as Error).cause); throw e; } finally {
       await service.close();
     }
   });
