@@ -1,26 +1,30 @@
-export type { CreateBusOptions } from './bus/create-bus.ts';
-export { createBus } from './bus/create-bus.ts';
-export { BusNoRespondersError, BusTimeoutError } from './bus/errors.ts';
-export type { MemoryBusOptions } from './bus/memory-bus.ts';
-export { MemoryBus } from './bus/memory-bus.ts';
-export type { NatsBusOptions } from './bus/nats-bus.ts';
-export { NatsBus } from './bus/nats-bus.ts';
 export type {
   Bus,
+  BusHeaders,
   BusMessage,
   ConsumeOptions,
+  CreateBusOptions,
   DurableHandler,
   DurableMessage,
   DurablePublishAck,
   DurablePublishOptions,
   EventHandler,
-  Headers,
+  MemoryBusOptions,
+  NatsBusOptions,
   RequestHandler,
   RequestOptions,
   StreamDefinition,
   SubscribeOptions,
   Subscription,
-} from './bus/types.ts';
+} from './bus/mod.ts';
+export {
+  BusNoRespondersError,
+  BusTimeoutError,
+  createBus,
+  MemoryBroker,
+  MemoryBus,
+  NatsBus,
+} from './bus/mod.ts';
 export type { Env } from './config/parse-config.ts';
 export {
   ConfigError,

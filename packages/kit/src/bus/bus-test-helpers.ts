@@ -4,6 +4,7 @@
  * barrier that proves earlier messages have been delivered.
  */
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@pag/contracts';
 import type { Bus, Subscription } from './types.ts';
 
 export interface Deferred<T> {
@@ -20,6 +21,16 @@ export function deferred<T = void>(): Deferred<T> {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/** The AppError a promise rejects with; fails if it resolves or rejects with anything else. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
 }
 
 /** Collects items; `atLeast(n)` resolves once n have arrived. */

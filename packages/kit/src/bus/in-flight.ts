@@ -17,10 +17,6 @@ export class InFlight {
     return promise;
   }
 
-  get size(): number {
-    return this.#running.size;
-  }
-
   /** Resolves once nothing runs, including work started while waiting. */
   async idle(): Promise<void> {
     while (this.#running.size > 0) await Promise.all(this.#running);

@@ -141,13 +141,10 @@ export class MemoryBus implements Bus {
     if (!stream) throw new Error(`stream ${streamName} does not exist; call ensureStream first`);
     const settings = consumeSettings(options);
     const consumer = stream.consumer(durableName, settings);
-    const inFlight = new InFlight();
     const detach = consumer.attach((message) =>
-      inFlight.run(() =>
-        runDurableHandler(handler as DurableHandler, message, settings.maxDeliver, this.#logger),
-      ),
+      runDurableHandler(handler as DurableHandler, message, settings.maxDeliver, this.#logger),
     );
-    return this.#track(detach, inFlight);
+    return this.#track(detach);
   }
 
   isReady(): boolean {
@@ -176,21 +173,19 @@ export class MemoryBus implements Bus {
         if (active) void inFlight.run(() => onMessage(message));
       },
     });
-    return this.#track(() => {
+    return this.#track(async () => {
       active = false;
       remove();
-    }, inFlight);
+      await inFlight.idle();
+    });
   }
 
-  #track(stop: () => void, inFlight: InFlight): Subscription {
+  /** `stop` ends delivery and resolves once the handlers it started are done. */
+  #track(stop: () => Promise<void>): Subscription {
     let closing: Promise<void> | undefined;
     const subscription: Subscription = {
       close: () => {
-        closing ??= (async () => {
-          stop();
-          await inFlight.idle();
-          this.#open.delete(subscription);
-        })();
+        closing ??= stop().finally(() => this.#open.delete(subscription));
         return closing;
       },
     };

@@ -15,7 +15,8 @@ export type DeliveryWorker = (message: RawDurableMessage) => Promise<DurableOutc
 
 interface Worker {
   run: DeliveryWorker;
-  busy: boolean;
+  /** The delivery being handled, bookkeeping included. */
+  current?: Promise<void>;
 }
 
 export class MemoryConsumer {
@@ -34,14 +35,18 @@ export class MemoryConsumer {
     this.settings = settings;
   }
 
-  /** Adds a worker; the returned function detaches it (a delivery it is running still completes). */
-  attach(run: DeliveryWorker): () => void {
-    const worker: Worker = { run, busy: false };
+  /**
+   * Adds a worker. The returned function detaches it and resolves once the delivery it is
+   * running has been handled and acknowledged (or scheduled for redelivery).
+   */
+  attach(run: DeliveryWorker): () => Promise<void> {
+    const worker: Worker = { run };
     this.#workers.push(worker);
     this.pump();
-    return () => {
+    return async () => {
       const index = this.#workers.indexOf(worker);
       if (index >= 0) this.#workers.splice(index, 1);
+      await worker.current;
     };
   }
 
@@ -66,7 +71,7 @@ export class MemoryConsumer {
   #idleWorker(): Worker | undefined {
     for (let i = 0; i < this.#workers.length; i++) {
       const worker = this.#workers[(this.#turn + i) % this.#workers.length]!;
-      if (!worker.busy) {
+      if (!worker.current) {
         this.#turn = (this.#turn + i + 1) % this.#workers.length;
         return worker;
       }
@@ -89,9 +94,8 @@ export class MemoryConsumer {
     const stored = this.#stream.message(seq)!;
     const deliveryCount = (this.#unacked.get(seq) ?? 0) + 1;
     this.#unacked.set(seq, deliveryCount);
-    worker.busy = true;
-    void worker.run({ ...stored, deliveryCount }).then((outcome) => {
-      worker.busy = false;
+    worker.current = worker.run({ ...stored, deliveryCount }).then((outcome) => {
+      worker.current = undefined;
       if (outcome === 'retry') {
         const timer = setTimeout(() => {
           this.#due.push(seq);

@@ -8,17 +8,16 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { pino } from 'pino';
 import type { Logger } from '../log/logger.ts';
 import { errorFromHeaders } from './error-headers.ts';
-import { BusNoRespondersError, BusTimeoutError } from './errors.ts';
 import type { RawMessage } from './handler-runner.ts';
 import { answerRequest, consumeSettings, runEventHandler } from './handler-runner.ts';
 import { InFlight } from './in-flight.ts';
 import type { WatchedConnection } from './nats-connection.ts';
 import { connectNats } from './nats-connection.ts';
 import { startNatsConsumer } from './nats-consume.ts';
+import { toBusError } from './nats-errors.ts';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers.ts';
 import { ensureNatsStream } from './nats-streams.ts';
 import type {
@@ -78,10 +77,7 @@ export class NatsBus implements Bus {
         headers: toNatsHeaders(normalizeHeaders(options.headers)),
       });
     } catch (error) {
-      if (error instanceof TimeoutError)
-        throw new BusTimeoutError(subject, options.timeoutMs, { cause: error });
-      if (isNoResponders(error)) throw new BusNoRespondersError(subject, { cause: error });
-      throw error;
+      throw toBusError(error, subject, options.timeoutMs);
     }
     const failure = errorFromHeaders(fromNatsHeaders(reply.headers));
     if (failure) throw failure;
@@ -134,12 +130,7 @@ export class NatsBus implements Bus {
       });
       return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
     } catch (error) {
-      if (error instanceof TimeoutError) throw new BusTimeoutError(subject, timeoutMs, { cause: error });
-      // The client reports "jetstream is not enabled" with a no-responders cause when no stream stores the subject.
-      if (isNoResponders(error)) {
-        throw new BusNoRespondersError(subject, { cause: error, message: `No stream stores ${subject}.` });
-      }
-      throw error;
+      throw toBusError(error, subject, timeoutMs, true);
     }
   }
 
@@ -159,7 +150,7 @@ export class NatsBus implements Bus {
     return this.#track(async () => {
       await consumer.stop();
       // The acks and naks sent so far reach the server before close() resolves.
-      if (!this.#nc.isClosed()) await this.#nc.flush();
+      if (this.isReady()) await this.#nc.flush().catch(() => undefined);
     });
   }
 
@@ -170,7 +161,14 @@ export class NatsBus implements Bus {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.all([...this.#open].map((subscription) => subscription.close()));
-      if (!this.#nc.isClosed()) await this.#nc.drain();
+      if (this.#nc.isClosed()) return;
+      // Draining needs the server; a shutdown while NATS is away must still finish.
+      try {
+        if (this.isReady()) await this.#nc.drain();
+      } catch (error) {
+        this.#logger.warn({ err: error }, 'NATS drain failed; closing');
+      }
+      if (!this.#nc.isClosed()) await this.#nc.close();
     })();
     return this.#closing;
   }
@@ -199,7 +197,11 @@ export class NatsBus implements Bus {
     // Resolving only once the server knows the subscription, so other processes can reach it.
     await this.#nc.flush();
     return this.#track(async () => {
-      if (!subscription.isClosed()) await subscription.drain();
+      if (!subscription.isClosed()) {
+        // Draining delivers what the server already sent; it needs the server to answer.
+        if (this.isReady()) await subscription.drain().catch(() => subscription.unsubscribe());
+        else subscription.unsubscribe();
+      }
       await inFlight.idle();
     });
   }
@@ -215,13 +217,4 @@ export class NatsBus implements Bus {
     this.#open.add(subscription);
     return subscription;
   }
-}
-
-/** nats.js reports no responders as a RequestError (or JetStream error) caused by NoRespondersError. */
-function isNoResponders(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof NoRespondersError) return true;
-    if (e instanceof RequestError && e.isNoResponders()) return true;
-  }
-  return false;
 }

@@ -21,13 +21,22 @@ export interface WatchedConnection {
 export async function connectNats(url: string, name: string, logger: Logger): Promise<WatchedConnection> {
   const policy = backoff(RECONNECT_POLICY_MS);
   let attempts = 0;
-  const connection = await connect({
-    servers: url,
-    name,
-    maxReconnectAttempts: -1,
-    // nats.js asks for the delay before every dial; it grows with the failed attempts seen below.
-    reconnectDelayHandler: () => policy.backoff(attempts),
-  });
+  let connection: NatsConnection;
+  try {
+    connection = await connect({
+      servers: url,
+      name,
+      maxReconnectAttempts: -1,
+      // nats.js asks for the delay before every dial; it grows with the failed attempts seen below.
+      reconnectDelayHandler: () => policy.backoff(attempts),
+    });
+  } catch (error) {
+    const where = url.replace(/\/\/[^@/]*@/, '//');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot connect to NATS at ${where}: ${reason}. Is NATS_URL right and the server up?`, {
+      cause: error,
+    });
+  }
   let connected = true;
   void (async () => {
     for await (const status of connection.status()) {

@@ -1,12 +1,12 @@
 /**
  * Converts between our plain header records and nats.js MsgHdrs. Multi-valued NATS headers keep
- * their first value; `Nats-*` headers (JetStream's own) are not passed to handlers.
+ * their first value; `Nats-*` headers (JetStream's own, such as Nats-Msg-Id) are not passed to
+ * handlers, as the memory bus never has them either.
  */
 
 import type { MsgHdrs } from '@nats-io/transport-node';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Headers } from './types.ts';
-import { normalizeHeaders } from './wire.ts';
 
 /** Expects normalized headers; undefined when there are none, so no header block is sent. */
 export function toNatsHeaders(headers: Headers): MsgHdrs | undefined {
@@ -22,7 +22,7 @@ export function fromNatsHeaders(headers: MsgHdrs | undefined): Headers {
   if (!headers) return result;
   for (const [name, values] of headers) {
     const first = values[0];
-    if (first !== undefined) result[name] = first;
+    if (first !== undefined && !name.toLowerCase().startsWith('nats-')) result[name] = first;
   }
-  return normalizeHeaders(result);
+  return result;
 }

@@ -2,9 +2,11 @@
  * The bus: how services meet. One interface, two implementations chosen by configuration only
  * (NATS when NATS_URL is set, in-memory otherwise), both held to one contract test suite.
  *
- * Payloads are JSON values. Headers carry correlation (request id) and caller identity.
+ * Payloads are JSON values (`undefined` travels as `null`; Dates become strings): every receiver
+ * gets its own parsed copy. Headers carry correlation (request id) and caller identity.
  * A handler that throws an AppError makes the caller's `request` reject with the same code,
- * status, message and hint (they travel in reply headers, as nats.js services do).
+ * status, message, hint, expose flag and headers (they travel in reply headers, as nats.js
+ * services do); any other throw arrives as INTERNAL_ERROR with a masked message.
  */
 
 /**

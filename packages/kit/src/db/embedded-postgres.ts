@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
-import { freePort } from '../testing/free-port.ts';
+import { freePort } from '../net/free-port.ts';
 import { loadEmbeddedPostgres } from './embedded-postgres-module.ts';
 import type { ClusterCredentials } from './postgres-cluster.ts';
 import { ensureCluster, postgresRunAs } from './postgres-cluster.ts';

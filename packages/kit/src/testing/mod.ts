@@ -1,4 +1,4 @@
-export { freePort } from './free-port.ts';
+export { freePort } from '../net/free-port.ts';
 export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';
 export type { TestPostgres } from './postgres.ts';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { freePort } from '../net/free-port.ts';
 
 export interface NatsServerOptions {
   /** The binary; defaults to env NATS_SERVER_BIN, then `nats-server` on PATH. */

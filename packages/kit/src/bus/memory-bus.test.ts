@@ -1,0 +1,66 @@
+/**
+ * What only the in-memory bus has to prove beyond the shared contract: receivers never share
+ * objects, and a stream drops what every durable consumer is done with (bounded memory in the
+ * embedded mode) while keeping everything when no consumer exists yet.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { Collector } from './bus-test-helpers.ts';
+import { MemoryBus } from './memory-bus.ts';
+
+describe('MemoryBus', () => {
+  test('each subscriber gets its own copy of the payload', async () => {
+    const bus = new MemoryBus();
+    const seen = new Collector<{ list: string[] }>();
+    for (const name of ['a', 'b']) {
+      await bus.subscribe<{ list: string[] }>('copies', (msg) => {
+        msg.data.list.push(name);
+        seen.push(msg.data);
+      });
+    }
+    const payload = { list: [] as string[] };
+    await bus.publish('copies', payload);
+    const [first, second] = await seen.atLeast(2);
+    expect([first?.list.length, second?.list.length, payload.list.length]).toEqual([1, 1, 0]);
+    await bus.close();
+  });
+
+  test('a stream keeps messages until every durable consumer acknowledged them', async () => {
+    const bus = new MemoryBus();
+    await bus.ensureStream({ name: 'EVENTS', subjects: ['events.>'] });
+    const stream = bus.broker.stream('EVENTS')!;
+    const consume = (name: string, seen: Collector<unknown>) =>
+      bus.consume('EVENTS', name, async (msg) => seen.push(msg.data));
+    for (const id of ['1', '2']) await bus.publishDurable('events.x', id, { msgId: id });
+
+    const fast = new Collector<unknown>();
+    let subscription = await consume('fast', fast);
+    await fast.atLeast(2);
+    await subscription.close();
+    // The only consumer is done with both.
+    expect([stream.message(1), stream.message(2)]).toEqual([undefined, undefined]);
+
+    // "slow" starts after they are gone, then stops before message 3 arrives.
+    const slow = new Collector<unknown>();
+    await (await consume('slow', slow)).close();
+    await bus.publishDurable('events.x', '3', { msgId: '3' });
+    subscription = await consume('fast', fast);
+    await fast.atLeast(3);
+    await subscription.close();
+    expect(stream.message(3)?.data).toBe('"3"');
+
+    subscription = await consume('slow', slow);
+    expect(await slow.atLeast(1)).toEqual(['3']);
+    await subscription.close();
+    expect(stream.message(3)).toBeUndefined();
+    await bus.close();
+  });
+
+  test('a stream with subjects overlapping another stream is refused', async () => {
+    const bus = new MemoryBus();
+    await bus.ensureStream({ name: 'A', subjects: ['orders.*'] });
+    await expect(bus.ensureStream({ name: 'B', subjects: ['*.created'] })).rejects.toThrow(
+      /overlaps stream A/,
+    );
+    await bus.close();
+  });
+});

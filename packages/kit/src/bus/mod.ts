@@ -1,0 +1,25 @@
+export type { CreateBusOptions } from './create-bus.ts';
+export { createBus } from './create-bus.ts';
+export { BusNoRespondersError, BusTimeoutError } from './errors.ts';
+export { MemoryBroker } from './memory-broker.ts';
+export type { MemoryBusOptions } from './memory-bus.ts';
+export { MemoryBus } from './memory-bus.ts';
+export type { NatsBusOptions } from './nats-bus.ts';
+export { NatsBus } from './nats-bus.ts';
+export type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableHandler,
+  DurableMessage,
+  DurablePublishAck,
+  DurablePublishOptions,
+  EventHandler,
+  // Renamed so importing it never shadows the global fetch `Headers`.
+  Headers as BusHeaders,
+  RequestHandler,
+  RequestOptions,
+  StreamDefinition,
+  SubscribeOptions,
+  Subscription,
+} from './types.ts';
