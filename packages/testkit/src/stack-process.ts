@@ -32,10 +32,16 @@ export async function startStackProcess(options: StackProcessOptions = {}): Prom
   // mkdtemp makes it 0700; run as root, PostgreSQL runs as `postgres` and must get through.
   if (ownDataDir) await chmod(dataDir, 0o755);
   const port = options.port ?? (await freePort());
-  const running = await startReadyProcess({
-    args: [STACK_ENTRY],
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
-  });
+  let running: ReadyProcess;
+  try {
+    running = await startReadyProcess({
+      args: [STACK_ENTRY],
+      env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    });
+  } catch (error) {
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const stop = async (signal?: NodeJS.Signals) => {
     const code = await running.stop(signal);
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
