@@ -13,6 +13,7 @@ import { answerRequest, consumeSettings, runDurableHandler, runEventHandler } fr
 import { InFlight } from './in-flight.ts';
 import type { RoutedMessage } from './memory-broker.ts';
 import { MemoryBroker } from './memory-broker.ts';
+import { OpenSubscriptions } from './open-subscriptions.ts';
 import { assertLiteralSubject, assertSubjectPattern } from './subject.ts';
 import type {
   Bus,
@@ -39,7 +40,7 @@ export interface MemoryBusOptions {
 export class MemoryBus implements Bus {
   readonly broker: MemoryBroker;
   readonly #logger: Logger;
-  readonly #open = new Set<Subscription>();
+  readonly #subscriptions = new OpenSubscriptions();
   #closed = false;
 
   constructor(options: MemoryBusOptions = {}) {
@@ -144,7 +145,7 @@ export class MemoryBus implements Bus {
     const detach = consumer.attach((message) =>
       runDurableHandler(handler as DurableHandler, message, settings.maxDeliver, this.#logger),
     );
-    return this.#track(detach);
+    return this.#subscriptions.track(detach);
   }
 
   isReady(): boolean {
@@ -153,7 +154,7 @@ export class MemoryBus implements Bus {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#open].map((subscription) => subscription.close()));
+    await this.#subscriptions.closeAll();
   }
 
   async #subscribe(
@@ -173,24 +174,11 @@ export class MemoryBus implements Bus {
         if (active) void inFlight.run(() => onMessage(message));
       },
     });
-    return this.#track(async () => {
+    return this.#subscriptions.track(async () => {
       active = false;
       remove();
       await inFlight.idle();
     });
-  }
-
-  /** `stop` ends delivery and resolves once the handlers it started are done. */
-  #track(stop: () => Promise<void>): Subscription {
-    let closing: Promise<void> | undefined;
-    const subscription: Subscription = {
-      close: () => {
-        closing ??= stop().finally(() => this.#open.delete(subscription));
-        return closing;
-      },
-    };
-    this.#open.add(subscription);
-    return subscription;
   }
 
   #message(subject: string, payload: unknown, headers: Headers | undefined): RawMessage {

@@ -20,6 +20,7 @@ import { startNatsConsumer } from './nats-consume.ts';
 import { toBusError } from './nats-errors.ts';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers.ts';
 import { ensureNatsStream } from './nats-streams.ts';
+import { OpenSubscriptions } from './open-subscriptions.ts';
 import type {
   Bus,
   ConsumeOptions,
@@ -52,7 +53,7 @@ export class NatsBus implements Bus {
   readonly #js: JetStreamClient;
   readonly #jsm: JetStreamManager;
   readonly #logger: Logger;
-  readonly #open = new Set<Subscription>();
+  readonly #subscriptions = new OpenSubscriptions();
   #closing: Promise<void> | undefined;
 
   private constructor(watched: WatchedConnection, jsm: JetStreamManager, logger: Logger) {
@@ -147,7 +148,7 @@ export class NatsBus implements Bus {
       ...consumeSettings(options),
       logger: this.#logger,
     });
-    return this.#track(async () => {
+    return this.#subscriptions.track(async () => {
       await consumer.stop();
       // The acks and naks sent so far reach the server before close() resolves.
       if (this.isReady()) await this.#nc.flush().catch(() => undefined);
@@ -160,7 +161,7 @@ export class NatsBus implements Bus {
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await Promise.all([...this.#open].map((subscription) => subscription.close()));
+      await this.#subscriptions.closeAll();
       if (this.#nc.isClosed()) return;
       // Draining needs the server; a shutdown while NATS is away must still finish.
       try {
@@ -196,7 +197,7 @@ export class NatsBus implements Bus {
     });
     // Resolving only once the server knows the subscription, so other processes can reach it.
     await this.#nc.flush();
-    return this.#track(async () => {
+    return this.#subscriptions.track(async () => {
       if (!subscription.isClosed()) {
         // Draining delivers what the server already sent; it needs the server to answer.
         if (this.isReady()) await subscription.drain().catch(() => subscription.unsubscribe());
@@ -204,17 +205,5 @@ export class NatsBus implements Bus {
       }
       await inFlight.idle();
     });
-  }
-
-  #track(stop: () => Promise<void>): Subscription {
-    let closing: Promise<void> | undefined;
-    const subscription: Subscription = {
-      close: () => {
-        closing ??= stop().finally(() => this.#open.delete(subscription));
-        return closing;
-      },
-    };
-    this.#open.add(subscription);
-    return subscription;
   }
 }
