@@ -1,3 +1,6 @@
+// auth
+export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './auth/mod.ts';
+export { IntrospectionClient, readIntrospectionAnswer, tokenSha256 } from './auth/mod.ts';
 export type {
   Bus,
   BusHeaders,

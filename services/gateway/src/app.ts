@@ -1,8 +1,8 @@
 /**
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
- *   request id → security headers → ops paths → route lookup → body → validation
- *   → authentication → dispatch → error handler
+ *   request id → security headers → auth service's paths (forwarded) → route lookup → body
+ *   → validation → authentication → scope → dispatch → error handler
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
 import type { Express } from 'express';
@@ -11,7 +11,9 @@ import type { GatewayConfig } from './config.ts';
 import { errorHandler } from './errors.ts';
 import type { Introspector } from './pipeline/authenticate.ts';
 import { authenticate } from './pipeline/authenticate.ts';
+import { checkScope } from './pipeline/check-scope.ts';
 import { dispatch } from './pipeline/dispatch.ts';
+import { forwardAuth } from './pipeline/forward-auth.ts';
 import { jsonBody } from './pipeline/json-body.ts';
 import { observe } from './pipeline/observe.ts';
 import { requestId } from './pipeline/request-id.ts';
@@ -19,6 +21,7 @@ import { routeLookup } from './pipeline/route-lookup.ts';
 import { securityHeaders } from './pipeline/security-headers.ts';
 import { validateBody } from './pipeline/validate-body.ts';
 import { publicDocumentHandlers } from './routes/public-documents.ts';
+import { tokenCapabilitiesHandler } from './routes/token-capabilities.ts';
 
 export interface AppDeps {
   config: GatewayConfig & { publicUrl: string };
@@ -41,17 +44,22 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(observe(deps.metrics));
   app.use(securityHeaders);
+  app.use(
+    forwardAuth({
+      publicUrl: config.publicUrl,
+      authUrl: config.authUrl,
+      timeoutMs: config.dispatchTimeoutMs,
+      logger: deps.logger,
+    }),
+  );
   app.use(routeLookup);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(validateBody);
   app.use(authenticate(config.publicUrl, deps.introspector));
-  app.use(
-    dispatch({
-      bus: deps.bus,
-      timeoutMs: config.dispatchTimeoutMs,
-      local: publicDocumentHandlers({ publicUrl: config.publicUrl }),
-    }),
-  );
-  app.use(errorHandler(deps.logger));
+  app.use(checkScope(config.publicUrl));
+  const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
+  local.set('tokenCapabilities', tokenCapabilitiesHandler);
+  app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local }));
+  app.use(errorHandler(deps.logger, config.publicUrl));
   return app;
 }

@@ -6,22 +6,34 @@ import type { Env } from '@pag/kit';
 import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
 import { z } from 'zod';
 
-const GatewayEnv = z.object({
-  PORT: envPort(8080),
-  OPS_PORT: envPort(9090),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: envUrl.optional(),
-  NATS_URL: z.string().optional(),
-  DATABASE_URL: envUrl.optional(),
-  LOG_LEVEL: envLogLevel,
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(50 * 1024 * 1024)
-    .default(1024 * 1024),
-  DISPATCH_TIMEOUT_MS: envMilliseconds(10_000),
-});
+const GatewayEnv = z
+  .object({
+    PORT: envPort(8080),
+    OPS_PORT: envPort(9090),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: envUrl.optional(),
+    NATS_URL: z.string().optional(),
+    DATABASE_URL: envUrl.optional(),
+    LOG_LEVEL: envLogLevel,
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(50 * 1024 * 1024)
+      .default(1024 * 1024),
+    DISPATCH_TIMEOUT_MS: envMilliseconds(10_000),
+    AUTH_URL: envUrl.optional(),
+    INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
+    INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
+    INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+  })
+  .refine(
+    (env) => (env.INTROSPECTION_CLIENT_ID === undefined) === (env.INTROSPECTION_CLIENT_SECRET === undefined),
+    {
+      message: 'INTROSPECTION_CLIENT_ID and INTROSPECTION_CLIENT_SECRET are set together or not at all',
+      path: ['INTROSPECTION_CLIENT_SECRET'],
+    },
+  );
 
 export interface GatewayConfig {
   port: number;
@@ -38,6 +50,10 @@ export interface GatewayConfig {
   logLevel: string;
   bodyLimitBytes: number;
   dispatchTimeoutMs: number;
+  /** Internal URL of the auth service; unset: its paths and bearer routes answer 503. */
+  authUrl: string | undefined;
+  /** The gateway's own confidential client at the auth service, for RFC 7662 introspection. */
+  introspection: { clientId: string; clientSecret: string; cacheMs: number } | undefined;
 }
 
 export function loadGatewayConfig(env: Env): GatewayConfig {
@@ -52,5 +68,14 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     dispatchTimeoutMs: parsed.DISPATCH_TIMEOUT_MS,
+    authUrl: parsed.AUTH_URL?.replace(/\/+$/, ''),
+    introspection:
+      parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
+        ? undefined
+        : {
+            clientId: parsed.INTROSPECTION_CLIENT_ID,
+            clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
+            cacheMs: parsed.INTROSPECTION_CACHE_MS,
+          },
   };
 }

@@ -3,9 +3,10 @@
  * contracts; body-parser failures become 400/413/415 with what to fix; anything unexpected is
  * logged with its stack and answered as a masked 500 (never a stack trace on the wire).
  */
-import { AppError, toErrorBody } from '@pag/contracts';
+import { API_PREFIX, AppError, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, Response } from 'express';
+import { bearerChallenge } from './pipeline/authenticate.ts';
 import { state } from './pipeline/state.ts';
 
 /** Errors raised by body-parser carry a `type`; these are the client's mistakes. */
@@ -37,8 +38,25 @@ export function toAppError(error: unknown): AppError {
   }
 }
 
-export function errorHandler(logger: Logger) {
-  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+/**
+ * Every 401 under /api/v1 names the protected-resource metadata, also when a service behind the
+ * gateway raised it without a challenge.
+ */
+function withChallenge(error: AppError, path: string, publicUrl: string): Record<string, string> {
+  const { headers } = error;
+  if (
+    error.status !== 401 ||
+    !path.startsWith(`${API_PREFIX}/`) ||
+    headers['www-authenticate'] !== undefined
+  ) {
+    return headers;
+  }
+  const code = error.code === 'INVALID_TOKEN' ? 'invalid_token' : undefined;
+  return { ...headers, 'www-authenticate': bearerChallenge(publicUrl, code) };
+}
+
+export function errorHandler(logger: Logger, publicUrl: string) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = toAppError(error);
     const { requestId } = state(res);
     if (appError.status >= 500 && appError.code === 'INTERNAL_ERROR') {
@@ -48,6 +66,9 @@ export function errorHandler(logger: Logger) {
       res.destroy();
       return;
     }
-    res.status(appError.status).set(appError.headers).json(toErrorBody(appError, requestId));
+    res
+      .status(appError.status)
+      .set(withChallenge(appError, req.path, publicUrl))
+      .json(toErrorBody(appError, requestId));
   };
 }

@@ -1,9 +1,13 @@
 /**
  * Step 5: bearer routes need a token in the Authorization header, and only there (a token in
  * the query string ends up in logs and is refused). The token is checked by introspection at
- * the auth service; while that service is not running, the answer is 503, never a guess.
+ * the auth service; while that service is not running, the answer is 503, never a guess. A token
+ * issued for another audience than this API (RFC 8707) is refused like an unknown one. Every 401
+ * names the protected-resource metadata (RFC 9728) so an OAuth client can find the authorization
+ * server from the 401 alone.
  */
-import { AppError } from '@pag/contracts';
+import type { Plan } from '@pag/contracts';
+import { API_PREFIX, AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { state } from './state.ts';
 
@@ -12,19 +16,40 @@ export interface TokenIdentity {
   accountId: string;
   clientId: string;
   scopes: string[];
+  /** Epoch seconds; undefined: valid until revoked. */
   expiresAt: number | undefined;
+  /** The audiences the token was issued for (RFC 8707 resource indicators). */
+  audience: string[];
+  /** The owner's plan when the auth service states it. */
+  plan: Plan | undefined;
 }
 
 /** RFC 7662 introspection, behind an interface so the gateway does not know how it is done. */
 export interface Introspector {
-  /** Resolves null for an unknown, expired or revoked token. */
+  /** Resolves null for an unknown, expired or revoked token; rejects with 503/504 when auth is unreachable. */
   introspect(token: string, requestId: string): Promise<TokenIdentity | null>;
 }
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
+/** Where the API's protected-resource metadata is (RFC 9728, path-inserted form). */
+export function resourceMetadataUrl(publicUrl: string): string {
+  return `${publicUrl}/.well-known/oauth-protected-resource${API_PREFIX}`;
+}
+
+/** The WWW-Authenticate challenge of a 401 (RFC 6750 §3, RFC 9728 §5.1). */
+export function bearerChallenge(publicUrl: string, error?: string): string {
+  const metadata = `resource_metadata="${resourceMetadataUrl(publicUrl)}"`;
+  return error === undefined ? `Bearer ${metadata}` : `Bearer ${metadata}, error="${error}"`;
+}
+
 export function authenticate(publicUrl: string, introspector: Introspector | undefined): RequestHandler {
-  const challenge = `Bearer realm="${publicUrl}"`;
+  const apiAudience = `${publicUrl}${API_PREFIX}`;
+  const refuse = (message: string, error: string) =>
+    new AppError('INVALID_TOKEN', message, {
+      headers: { 'www-authenticate': bearerChallenge(publicUrl, error) },
+    });
+
   return (req: Request, res: Response, next: NextFunction) => {
     if (typeof req.query.access_token === 'string') {
       next(new AppError('TOKEN_IN_QUERY', 'Tokens are not accepted in the query string.'));
@@ -38,18 +63,14 @@ export function authenticate(publicUrl: string, introspector: Introspector | und
     if (header === undefined) {
       next(
         new AppError('AUTHENTICATION_REQUIRED', 'This endpoint needs a bearer token.', {
-          headers: { 'www-authenticate': challenge },
+          headers: { 'www-authenticate': bearerChallenge(publicUrl) },
         }),
       );
       return;
     }
     const token = BEARER.exec(header)?.[1];
     if (token === undefined) {
-      next(
-        new AppError('INVALID_TOKEN', 'The Authorization header must read "Bearer <token>".', {
-          headers: { 'www-authenticate': `${challenge}, error="invalid_request"` },
-        }),
-      );
+      next(refuse('The Authorization header must read "Bearer <token>".', 'invalid_request'));
       return;
     }
     if (introspector === undefined) {
@@ -62,10 +83,15 @@ export function authenticate(publicUrl: string, introspector: Introspector | und
     }
     introspector.introspect(token, state(res).requestId).then((identity) => {
       if (identity === null) {
+        next(refuse('The token is unknown, expired or revoked.', 'invalid_token'));
+        return;
+      }
+      if (!identity.audience.includes(apiAudience)) {
         next(
-          new AppError('INVALID_TOKEN', 'The token is unknown, expired or revoked.', {
-            headers: { 'www-authenticate': `${challenge}, error="invalid_token"` },
-          }),
+          refuse(
+            `The token was issued for another audience; this API accepts ${apiAudience}.`,
+            'invalid_token',
+          ),
         );
         return;
       }

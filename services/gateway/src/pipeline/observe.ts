@@ -9,13 +9,13 @@ import { state } from './state.ts';
 export function observe(metrics: Metrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     res.once('finish', () => {
-      const { startedAt, route } = state(res);
+      const { startedAt, route, forwardedTo } = state(res);
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       metrics.httpRequestDuration.observe(
         {
           service: 'gateway',
           method: req.method,
-          route: route?.id ?? 'unmatched',
+          route: route?.id ?? (forwardedTo === undefined ? 'unmatched' : `forward:${forwardedTo}`),
           status: String(res.statusCode),
         },
         seconds,

@@ -13,6 +13,8 @@ export interface PipelineState {
   /** The request body after validation against the route's schema. */
   body?: unknown;
   identity?: TokenIdentity;
+  /** The service a request was forwarded to as is (no route of the table applies). */
+  forwardedTo?: 'auth';
 }
 
 export function state(res: Response): PipelineState {

@@ -1,0 +1,296 @@
+import { once } from 'node:events';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import type { TokenRevokedEvent } from '@pag/contracts';
+import { AppError, EventSubjects } from '@pag/contracts';
+import { MemoryBus } from '../bus/memory-bus.ts';
+import { closeServer } from '../lifecycle/http-server.ts';
+import { freePort } from '../net/free-port.ts';
+import { IntrospectionClient } from './introspection-client.ts';
+import { tokenSha256 } from './token-hash.ts';
+
+/** A stand-in for the auth service's RFC 7662 endpoint that counts what it is asked. */
+class FakeIntrospection {
+  readonly server: Server;
+  readonly tokens = new Map<string, Record<string, unknown>>();
+  readonly asked: string[] = [];
+  /** While set, answers wait for it (concurrency and timeout tests). */
+  hold: Promise<void> | undefined;
+  #arrivals: Array<() => void> = [];
+
+  constructor() {
+    this.server = createServer((req, res) => void this.#answer(req, res));
+  }
+
+  async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = new URLSearchParams(Buffer.concat(chunks).toString());
+    const basic = Buffer.from('gateway:s3cret%3Awith%25').toString('base64');
+    if (req.url !== '/oauth/introspect' || req.headers.authorization !== `Basic ${basic}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+      return;
+    }
+    const token = form.get('token') ?? '';
+    this.asked.push(`${token} ${form.get('token_type_hint')}`);
+    for (const arrived of this.#arrivals.splice(0)) arrived();
+    if (this.hold !== undefined) await this.hold;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(this.tokens.get(token) ?? { active: false }));
+  }
+
+  /** Resolves when the next request has reached the handler. */
+  nextArrival(): Promise<void> {
+    return new Promise((resolve) => this.#arrivals.push(resolve));
+  }
+}
+
+const fake = new FakeIntrospection();
+let authUrl: string;
+let clock = 1_700_000_000_000;
+const now = () => clock;
+const nowSeconds = () => Math.floor(clock / 1000);
+let client: IntrospectionClient;
+
+beforeAll(async () => {
+  fake.server.listen(0, '127.0.0.1');
+  await once(fake.server, 'listening');
+  authUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+});
+afterAll(() => closeServer(fake.server));
+afterEach(async () => {
+  await client?.close();
+  fake.asked.length = 0;
+  fake.tokens.clear();
+  fake.hold = undefined;
+});
+
+function activeToken(token: string, claims: Record<string, unknown> = {}): void {
+  fake.tokens.set(token, {
+    active: true,
+    scope: 'read chat',
+    client_id: 'agent-1',
+    sub: 'acc-1',
+    account_id: 'acc-1',
+    aud: 'https://gw.example/api/v1',
+    exp: nowSeconds() + 3600,
+    iat: nowSeconds(),
+    token_type: 'Bearer',
+    plan: 'pro',
+    ...claims,
+  });
+}
+
+async function newClient(options: Partial<Parameters<typeof IntrospectionClient.create>[0]> = {}) {
+  client = await IntrospectionClient.create({
+    authUrl,
+    clientId: 'gateway',
+    clientSecret: 's3cret:with%',
+    cacheMs: 5_000,
+    negativeCacheMs: 1_000,
+    now,
+    ...options,
+  });
+  return client;
+}
+
+describe('introspection client', () => {
+  test('reads an active token, authenticating with client_secret_basic and the access-token hint', async () => {
+    activeToken('tok-a');
+    const answer = await (await newClient()).introspect('tok-a');
+    expect(answer).toEqual({
+      scopes: ['read', 'chat'],
+      clientId: 'agent-1',
+      accountId: 'acc-1',
+      subject: 'acc-1',
+      audience: ['https://gw.example/api/v1'],
+      expiresAt: nowSeconds() + 3600,
+      issuedAt: nowSeconds(),
+      tokenType: 'Bearer',
+      extra: { plan: 'pro' },
+    });
+    expect(fake.asked).toEqual(['tok-a access_token']);
+  });
+
+  test.each([
+    ['a refresh token (no token_type)', { token_type: undefined }],
+    ['a DPoP-bound token', { token_type: 'DPoP' }],
+    ['a certificate-bound token', { cnf: { 'x5t#S256': 'abc' } }],
+    ['an answer without client_id', { client_id: undefined }],
+  ])('%s is not an active bearer token', async (_name, claims) => {
+    activeToken('not-bearer', claims);
+    expect(await (await newClient()).introspect('not-bearer')).toBeNull();
+  });
+
+  test('an answer that is no introspection response is 503, not an inactive token', async () => {
+    fake.tokens.set('odd', { active: 'yes' });
+    await expect((await newClient()).introspect('odd')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  });
+
+  test('reuses an answer within cacheMs, keyed by the token hash, and asks again after it', async () => {
+    activeToken('tok-b');
+    await newClient();
+    await client.introspect('tok-b');
+    clock += 4_999;
+    await client.introspect('tok-b');
+    expect(fake.asked).toHaveLength(1);
+    client.evict(tokenSha256('tok-b'));
+    await client.introspect('tok-b');
+    expect(fake.asked).toHaveLength(2);
+    clock += 5_000;
+    await client.introspect('tok-b');
+    expect(fake.asked).toHaveLength(3);
+  });
+
+  test("never reuses an answer past the token's expiry", async () => {
+    activeToken('tok-c', { exp: nowSeconds() + 2 });
+    await newClient({ cacheMs: 60_000 });
+    await client.introspect('tok-c');
+    clock += 2_000;
+    fake.tokens.set('tok-c', { active: false });
+    expect(await client.introspect('tok-c')).toBeNull();
+    expect(fake.asked).toHaveLength(2);
+  });
+
+  test('caches an inactive answer briefly, so repeated wrong tokens reach auth once per period', async () => {
+    await newClient();
+    for (let i = 0; i < 20; i += 1) expect(await client.introspect('wrong')).toBeNull();
+    expect(fake.asked).toHaveLength(1);
+    clock += 1_000;
+    expect(await client.introspect('wrong')).toBeNull();
+    expect(fake.asked).toHaveLength(2);
+  });
+
+  test('concurrent checks of one token share one request', async () => {
+    activeToken('tok-d');
+    await newClient();
+    const { promise: hold, resolve: release } = Promise.withResolvers<void>();
+    fake.hold = hold;
+    const arrived = fake.nextArrival();
+    const answers = Array.from({ length: 10 }, () => client.introspect('tok-d'));
+    await arrived;
+    release();
+    const results = await Promise.all(answers);
+    expect(fake.asked).toHaveLength(1);
+    expect(new Set(results.map((r) => r?.clientId))).toEqual(new Set(['agent-1']));
+  });
+
+  test('a TokenRevokedEvent for the token evicts it at once', async () => {
+    const bus = new MemoryBus();
+    try {
+      activeToken('tok-e');
+      await newClient({ bus });
+      await client.introspect('tok-e');
+      fake.tokens.set('tok-e', { active: false });
+      await publishRevocation(bus, { tokenSha256: tokenSha256('tok-e'), clientId: 'agent-1' });
+      expect(await client.introspect('tok-e')).toBeNull();
+      expect(fake.asked).toHaveLength(2);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  test("a TokenRevokedEvent without a hash evicts every token of the client and no other's", async () => {
+    const bus = new MemoryBus();
+    try {
+      activeToken('tok-f1');
+      activeToken('tok-f2');
+      activeToken('tok-g', { client_id: 'agent-2' });
+      await newClient({ bus });
+      await Promise.all(['tok-f1', 'tok-f2', 'tok-g'].map((token) => client.introspect(token)));
+      await publishRevocation(bus, { tokenSha256: null, clientId: 'agent-1' });
+      await Promise.all(['tok-f1', 'tok-f2', 'tok-g'].map((token) => client.introspect(token)));
+      expect(fake.asked.map((line) => line.split(' ')[0]).sort()).toEqual([
+        'tok-f1',
+        'tok-f1',
+        'tok-f2',
+        'tok-f2',
+        'tok-g',
+      ]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  test('an answer in flight while its token is revoked is not cached', async () => {
+    activeToken('tok-h');
+    await newClient();
+    const { promise: hold, resolve: release } = Promise.withResolvers<void>();
+    fake.hold = hold;
+    const arrived = fake.nextArrival();
+    const first = client.introspect('tok-h');
+    await arrived;
+    client.evict(tokenSha256('tok-h'));
+    release();
+    await first;
+    fake.hold = undefined;
+    fake.tokens.set('tok-h', { active: false });
+    expect(await client.introspect('tok-h')).toBeNull();
+  });
+
+  test('the least recently used answer leaves first when the cache is full', async () => {
+    for (const token of ['l1', 'l2', 'l3']) activeToken(token);
+    await newClient({ maxEntries: 2 });
+    await client.introspect('l1');
+    await client.introspect('l2');
+    await client.introspect('l1');
+    await client.introspect('l3');
+    await client.introspect('l1');
+    expect(fake.asked).toHaveLength(3);
+    await client.introspect('l2');
+    expect(fake.asked).toHaveLength(4);
+  });
+
+  test('auth down is 503 SERVICE_UNAVAILABLE, never an inactive token, and is not cached', async () => {
+    await newClient({ authUrl: `http://127.0.0.1:${await freePort()}` });
+    await expect(client.introspect('tok-i')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+    });
+    await expect(client.introspect('tok-i')).rejects.toBeInstanceOf(AppError);
+  });
+
+  test('a slow auth service is 504 UPSTREAM_TIMEOUT', async () => {
+    activeToken('tok-j');
+    await newClient({ timeoutMs: 100 });
+    const { promise: hold, resolve: release } = Promise.withResolvers<void>();
+    fake.hold = hold;
+    try {
+      await expect(client.introspect('tok-j')).rejects.toMatchObject({
+        code: 'UPSTREAM_TIMEOUT',
+        status: 504,
+      });
+    } finally {
+      release();
+    }
+  });
+
+  test('rejected client credentials are 503, not an inactive token', async () => {
+    await newClient({ clientSecret: 'wrong' });
+    await expect(client.introspect('tok-k')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+/**
+ * Publishes a revocation and resolves once the client has seen it: the memory bus delivers a
+ * message to subscribers in the order they subscribed, and the client subscribed first.
+ */
+async function publishRevocation(bus: MemoryBus, event: Omit<TokenRevokedEvent, 'accountId' | 'revokedAt'>) {
+  const { promise: seen, resolve } = Promise.withResolvers<void>();
+  const after = await bus.subscribe(EventSubjects.tokenRevoked, () => resolve());
+  try {
+    const payload: TokenRevokedEvent = {
+      accountId: 'acc-1',
+      revokedAt: new Date(clock).toISOString(),
+      ...event,
+    };
+    await bus.publish(EventSubjects.tokenRevoked, payload);
+    await seen;
+  } finally {
+    await after.close();
+  }
+}

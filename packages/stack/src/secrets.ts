@@ -1,0 +1,55 @@
+/**
+ * The secrets of embedded mode, made once and kept in DATA_DIR/secrets.json (mode 0600) so a
+ * restart keeps sessions, signing keys and token hashes valid. Outside embedded mode they come
+ * from the environment of each service instead (see the README's configuration table).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const StackSecrets = z.object({
+  cookieKeys: z.array(z.string().min(32)).min(1),
+  keyEncryptionKey: z.string().min(40),
+  tokenHashKey: z.string().min(32),
+  introspectionClientId: z.string().min(1),
+  introspectionClientSecret: z.string().min(32),
+});
+export type StackSecrets = z.infer<typeof StackSecrets>;
+
+const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+function generate(): StackSecrets {
+  return {
+    cookieKeys: [secret(32)],
+    keyEncryptionKey: randomBytes(32).toString('base64'),
+    tokenHashKey: secret(32),
+    introspectionClientId: 'gateway',
+    introspectionClientSecret: secret(32),
+  };
+}
+
+/** Reads DATA_DIR/secrets.json, creating it on first use; a damaged file stops start-up. */
+export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
+  const path = join(dataDir, 'secrets.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const fresh = generate();
+    // 'wx' fails if another process created it meanwhile; then that one is read below.
+    await writeFile(path, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600, flag: 'wx' }).catch((writeError) => {
+      if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
+    });
+    text = await readFile(path, 'utf8');
+  }
+  let parsed: ReturnType<typeof StackSecrets.safeParse>;
+  try {
+    parsed = StackSecrets.safeParse(JSON.parse(text));
+  } catch {
+    parsed = StackSecrets.safeParse(undefined);
+  }
+  if (!parsed.success) throw new Error(`${path} is damaged; restore it from a backup or start with a new DATA_DIR`);
+  return parsed.data;
+}

@@ -1,0 +1,204 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import type { TokenRevokedEvent } from '@pag/contracts';
+import { AppError, BrainSubjects, ErrorBody, EventSubjects, TokenCapabilities } from '@pag/contracts';
+import { tokenSha256 } from '@pag/kit';
+import { freePort } from '@pag/kit/testing';
+import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import type { TestGateway } from './start-test-gateway.ts';
+import { startTestGateway } from './start-test-gateway.ts';
+
+const PUBLIC_URL = 'https://gw.example';
+const AUDIENCE = `${PUBLIC_URL}/api/v1`;
+const METADATA = `resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1"`;
+const introspectionEnv = {
+  INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+  INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+};
+
+let auth: FakeAuthService;
+let gateway: TestGateway;
+const exp = Math.floor(Date.now() / 1000) + 3600;
+
+beforeAll(async () => {
+  auth = await FakeAuthService.start();
+  gateway = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url, ...introspectionEnv });
+});
+afterAll(async () => {
+  await gateway?.[Symbol.asyncDispose]();
+  await auth?.[Symbol.asyncDispose]();
+});
+afterEach(() => auth.tokens.clear());
+
+function issue(token: string, claims: Record<string, unknown> = {}): void {
+  auth.tokens.set(token, {
+    active: true,
+    scope: 'knowledge',
+    client_id: 'claude-desktop',
+    sub: 'acc-1',
+    account_id: 'acc-1',
+    aud: AUDIENCE,
+    exp,
+    iat: exp - 3600,
+    token_type: 'Bearer',
+    ...claims,
+  });
+}
+
+async function get(path: string, token?: string) {
+  const response = await fetch(`${gateway.url}${path}`, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
+}
+
+function errorOf(body: unknown) {
+  return ErrorBody.parse(body).error;
+}
+
+describe('401 under /api/v1', () => {
+  test('without a token: the challenge names the protected-resource metadata', async () => {
+    const { status, headers, body } = await get('/api/v1/tokens/me/capabilities');
+    expect(status).toBe(401);
+    expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}`);
+    expect(errorOf(body).hint).toContain('/api/v1/handshakes');
+  });
+
+  test('an unknown token: INVALID_TOKEN with error="invalid_token" and the handshake hint', async () => {
+    const { status, headers, body } = await get('/api/v1/tokens/me/capabilities', 'unknown-token');
+    expect(status).toBe(401);
+    expect(errorOf(body).code).toBe('INVALID_TOKEN');
+    expect(errorOf(body).hint).toContain('/api/v1/handshakes');
+    expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+  });
+
+  test('a token issued for another audience is INVALID_TOKEN', async () => {
+    issue('other-audience', { aud: 'https://other.example/api/v1' });
+    const { status, headers, body } = await get('/api/v1/tokens/me/capabilities', 'other-audience');
+    expect(status).toBe(401);
+    expect(errorOf(body).code).toBe('INVALID_TOKEN');
+    expect(errorOf(body).message).toContain(AUDIENCE);
+    expect(headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  test('a token without an audience is INVALID_TOKEN', async () => {
+    issue('no-audience', { aud: undefined });
+    const { status } = await get('/api/v1/tokens/me/capabilities', 'no-audience');
+    expect(status).toBe(401);
+  });
+
+  test('a revocation event makes the next call 401 at once, despite the cache', async () => {
+    issue('soon-revoked');
+    expect((await get('/api/v1/tokens/me/capabilities', 'soon-revoked')).status).toBe(200);
+    auth.tokens.delete('soon-revoked');
+    expect((await get('/api/v1/tokens/me/capabilities', 'soon-revoked')).status).toBe(200);
+    await publishRevocation({ clientId: 'claude-desktop', tokenSha256: tokenSha256('soon-revoked') });
+    expect((await get('/api/v1/tokens/me/capabilities', 'soon-revoked')).status).toBe(401);
+  });
+});
+
+describe('401 raised behind the gateway', () => {
+  test("a service's INVALID_TOKEN gets the same challenge", async () => {
+    issue('accepted-here', { scope: 'knowledge' });
+    const subscription = await gateway.bus.handle(BrainSubjects.knowledgeList, () => {
+      throw new AppError('INVALID_TOKEN', 'The grant behind this token is gone.');
+    });
+    try {
+      const { status, headers } = await get('/api/v1/brain/knowledge-base', 'accepted-here');
+      expect(status).toBe(401);
+      expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+    } finally {
+      await subscription.close();
+    }
+  });
+});
+
+describe('403 for insufficient scope', () => {
+  test('names the missing scope in the message and the challenge', async () => {
+    issue('chat-only', { scope: 'chat' });
+    const { status, headers, body } = await get('/api/v1/brain/knowledge-base', 'chat-only');
+    expect(status).toBe(403);
+    expect(errorOf(body).code).toBe('INSUFFICIENT_SCOPE');
+    expect(errorOf(body).message).toContain('knowledge');
+    expect(headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="knowledge", ${METADATA}`,
+    );
+  });
+
+  test('a proxied path needs the resource sub-scope of its service', async () => {
+    issue('gitlab-reader', { scope: 'services:gitlab:read' });
+    const { status, headers } = await get('/api/v1/services/github/repos', 'gitlab-reader');
+    expect(status).toBe(403);
+    expect(headers.get('www-authenticate')).toContain('scope="services:github:repos:read"');
+  });
+
+  test('a granting token reaches the service', async () => {
+    issue('reader', { scope: 'knowledge' });
+    const subscription = await gateway.bus.handle(BrainSubjects.knowledgeList, () => ({ documents: [] }));
+    try {
+      const { status, body } = await get('/api/v1/brain/knowledge-base', 'reader');
+      expect(status).toBe(200);
+      expect(body).toEqual({ documents: [] });
+    } finally {
+      await subscription.close();
+    }
+  });
+});
+
+describe('GET /api/v1/tokens/me/capabilities', () => {
+  test('lists the scopes as issued and expanded, the client, expiry, plan and endpoints', async () => {
+    issue('caps', { scope: 'chat services:github:read', plan: 'pro' });
+    const { status, body } = await get('/api/v1/tokens/me/capabilities', 'caps');
+    expect(status).toBe(200);
+    const capabilities = TokenCapabilities.parse(body);
+    expect(capabilities).toMatchObject({
+      clientId: 'claude-desktop',
+      tokenKind: 'oauth',
+      scopes: ['chat', 'services:github:read'],
+      expiresAt: new Date(exp * 1000).toISOString(),
+      plan: 'pro',
+      limits: { daily: null, monthly: null },
+    });
+    expect(capabilities.expanded).toEqual(expect.arrayContaining(['chat', 'services:github:read']));
+    const allowed = new Map(capabilities.endpoints.map((endpoint) => [endpoint.id, endpoint.allowed]));
+    expect(allowed.get('chat')).toBe(true);
+    expect(allowed.get('knowledgeBase')).toBe(false);
+    expect(allowed.get('tokenCapabilities')).toBe(true);
+  });
+
+  test("the plan is 'free' when introspection does not state it", async () => {
+    issue('no-plan', { scope: 'read' });
+    const { body } = await get('/api/v1/tokens/me/capabilities', 'no-plan');
+    expect(TokenCapabilities.parse(body).plan).toBe('free');
+  });
+});
+
+describe('the auth service unreachable', () => {
+  test('a token cannot be checked: 503, not 401', async () => {
+    await using down = await startTestGateway({
+      PUBLIC_URL,
+      AUTH_URL: `http://127.0.0.1:${await freePort()}`,
+      ...introspectionEnv,
+    });
+    const response = await fetch(`${down.url}/api/v1/tokens/me/capabilities`, {
+      headers: { authorization: 'Bearer some-token' },
+    });
+    expect(response.status).toBe(503);
+    expect(errorOf(await response.json()).code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
+
+/**
+ * Publishes a revocation and resolves once the gateway has seen it: the memory bus delivers a
+ * message to subscribers in the order they subscribed, and the gateway subscribed at start-up.
+ */
+async function publishRevocation(event: Pick<TokenRevokedEvent, 'clientId' | 'tokenSha256'>) {
+  const { promise: seen, resolve } = Promise.withResolvers<void>();
+  const after = await gateway.bus.subscribe(EventSubjects.tokenRevoked, () => resolve());
+  try {
+    const payload: TokenRevokedEvent = { accountId: 'acc-1', revokedAt: new Date().toISOString(), ...event };
+    await gateway.bus.publish(EventSubjects.tokenRevoked, payload);
+    await seen;
+  } finally {
+    await after.close();
+  }
+}
