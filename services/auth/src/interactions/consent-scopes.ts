@@ -1,0 +1,83 @@
+/**
+ * What a consent prompt asks for, read from oidc-provider's prompt details: the OIDC scopes and
+ * the scopes per resource that the owner has not granted yet, each with its plain-English line
+ * from the scope catalogue. Only our API may appear as a resource: the provider's resource
+ * indicator policy admits nothing else, and a grant for an unknown resource is refused here too.
+ */
+import { AppError, describeScope } from '@pag/contracts';
+import type { ConsentScope } from './interaction-pages.ts';
+
+const OIDC_SCOPE_WORDS: Record<string, string> = {
+  openid: 'Know which account you signed in with (your account id).',
+  offline_access: 'Stay connected while you are away (it receives a refresh token).',
+};
+
+export interface ConsentRequest {
+  oidcScopes: string[];
+  oidcClaims: string[];
+  /** Scopes on our API resource. */
+  apiScopes: string[];
+  /** Everything above, described, in the order asked. */
+  described: ConsentScope[];
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+export function describeForConsent(scope: string): string {
+  return (
+    OIDC_SCOPE_WORDS[scope] ?? describeScope(scope) ?? `The permission "${scope}" (no description available).`
+  );
+}
+
+export function readConsentRequest(details: Record<string, unknown>, apiResource: string): ConsentRequest {
+  const oidcScopes = stringList(details.missingOIDCScope);
+  const oidcClaims = stringList(details.missingOIDCClaims);
+  const byResource = details.missingResourceScopes;
+  let apiScopes: string[] = [];
+  if (typeof byResource === 'object' && byResource !== null) {
+    for (const [resource, scopes] of Object.entries(byResource)) {
+      if (resource !== apiResource) {
+        throw new AppError(
+          'INVALID_REQUEST',
+          'The application asked for access to a resource this server does not know.',
+        );
+      }
+      apiScopes = stringList(scopes);
+    }
+  }
+  const all = [...new Set([...oidcScopes, ...apiScopes])];
+  return {
+    oidcScopes,
+    oidcClaims,
+    apiScopes,
+    described: all.map((scope) => ({ scope, description: describeForConsent(scope) })),
+  };
+}
+
+/**
+ * The CSP form-action source that admits the redirect to the client after a form (see
+ * page-security.ts): the redirect URI's origin, or its scheme for a native app's custom scheme.
+ */
+export function redirectFormTarget(redirectUri: unknown): string[] {
+  if (typeof redirectUri !== 'string') return [];
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return [url.origin];
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? [url.protocol] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What the consent page names as the destination: the host, or the whole URI without one. */
+export function redirectDestination(redirectUri: unknown): string {
+  if (typeof redirectUri !== 'string') return 'the application';
+  try {
+    const url = new URL(redirectUri);
+    return url.host || `${url.protocol}${url.pathname}`;
+  } catch {
+    return 'the application';
+  }
+}

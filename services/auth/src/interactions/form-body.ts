@@ -1,0 +1,33 @@
+/**
+ * Reads the urlencoded body of our forms: only that content type, at most 16 KB, every field a
+ * single string (a repeated or missing field reads as absent, never as an array).
+ */
+import { bodyParser } from '@koa/bodyparser';
+import { AppError } from '@pag/contracts';
+import type { Context, Middleware } from 'koa';
+
+export const formBody: Middleware = bodyParser({
+  enableTypes: ['form'],
+  formLimit: '16kb',
+  onError: (error) => {
+    if ((error as { status?: unknown }).status === 413) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The form is larger than 16 KB.', { cause: error });
+    }
+    throw new AppError('INVALID_REQUEST', 'The form could not be read. Go back and submit it again.', {
+      cause: error,
+    });
+  },
+});
+
+export function formFields(ctx: Context): Record<string, string> {
+  if (!ctx.is('application/x-www-form-urlencoded')) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Submit the form from its page.');
+  }
+  const body: unknown = ctx.request.body;
+  const fields: Record<string, string> = {};
+  if (typeof body !== 'object' || body === null) return fields;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'string') fields[name] = value;
+  }
+  return fields;
+}

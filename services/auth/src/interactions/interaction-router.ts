@@ -1,0 +1,180 @@
+/**
+ * The pages oidc-provider sends the browser to during an authorization: sign in, then consent.
+ *
+ * What it enforces:
+ * - the interaction comes from oidc-provider's own cookie, and it must be the one in the URL;
+ * - every POST carries the CSRF token; sign-in is throttled (AccountStore.signIn) and answers
+ *   "too many attempts" with Retry-After rather than waiting;
+ * - consent grants exactly what the prompt lists, on our API resource only;
+ * - deny ends the interaction with access_denied, which the client receives at its redirect URI;
+ * - every ending is a 303 from this server to oidc-provider's resume URL, which in turn 303s to
+ *   the client: no form ever posts to another origin.
+ */
+import { Router } from '@koa/router';
+import { AppError } from '@pag/contracts';
+import type { Logger } from '@pag/kit';
+import type { Context } from 'koa';
+import type Provider from 'oidc-provider';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
+import type { CookiePolicy } from './csrf.ts';
+import { checkCsrf, csrfToken } from './csrf.ts';
+import { formBody, formFields } from './form-body.ts';
+import { consentPage, loginPage } from './interaction-pages.ts';
+import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
+
+export interface InteractionRouterOptions {
+  provider: Provider;
+  accounts: AccountStore;
+  logger: Logger;
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+const WRONG_CREDENTIALS = 'The email or password is wrong.';
+
+function clientNameOf(
+  client: { clientName?: string | undefined; clientId: string } | undefined,
+  fallback: string,
+): string {
+  return client?.clientName?.trim() || client?.clientId || fallback;
+}
+
+export function createInteractionRouter({ provider, accounts, logger }: InteractionRouterOptions): Router {
+  const router = new Router();
+  const issuer = provider.issuer.replace(/\/+$/, '');
+  const apiResource = `${issuer}/api/v1`;
+  const cookies: CookiePolicy = { secure: issuer.startsWith('https:') };
+
+  async function interactionOf(ctx: Context): Promise<Interaction> {
+    const interaction = await provider.interactionDetails(ctx.req, ctx.res);
+    if (interaction.uid !== ctx.params.uid) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'This page belongs to another sign-in request. Go back to the application and start again.',
+      );
+    }
+    // Pages of this interaction may end in a redirect to the client: admit its origin (page-security.ts).
+    setPageHeaders(ctx, redirectFormTarget(interaction.params.redirect_uri));
+    return interaction;
+  }
+
+  async function clientName(interaction: Interaction): Promise<string> {
+    const clientId = String(interaction.params.client_id ?? '');
+    return clientNameOf(await provider.Client.find(clientId), clientId || 'An application');
+  }
+
+  async function finish(ctx: Context, result: Parameters<Provider['interactionResult']>[2], merge: boolean) {
+    const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, {
+      mergeWithLastSubmission: merge,
+    });
+    ctx.redirect(returnTo);
+    ctx.status = 303;
+  }
+
+  async function renderLogin(
+    ctx: Context,
+    interaction: Interaction,
+    status: number,
+    extra: { email?: string; error?: string } = {},
+  ) {
+    const name = await clientName(interaction);
+    sendPage(
+      ctx,
+      status,
+      loginPage({ uid: interaction.uid, csrf: csrfToken(ctx, cookies), clientName: name, ...extra }),
+    );
+  }
+
+  router.use(pageGuard(logger));
+
+  router.get('/interaction/:uid', async (ctx) => {
+    const interaction = await interactionOf(ctx);
+    if (interaction.prompt.name === 'login') return renderLogin(ctx, interaction, 200);
+    if (interaction.prompt.name !== 'consent') {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'This sign-in step is not supported. Go back to the application.',
+      );
+    }
+    const request = readConsentRequest(interaction.prompt.details, apiResource);
+    const accountId = interaction.session?.accountId;
+    const account = accountId ? await accounts.findById(accountId) : null;
+    sendPage(
+      ctx,
+      200,
+      consentPage({
+        uid: interaction.uid,
+        csrf: csrfToken(ctx, cookies),
+        clientName: await clientName(interaction),
+        redirectTarget: redirectDestination(interaction.params.redirect_uri),
+        accountEmail: account?.email,
+        scopes: request.described,
+      }),
+    );
+  });
+
+  router.post('/interaction/:uid/login', formBody, async (ctx) => {
+    const form = formFields(ctx);
+    checkCsrf(ctx, form);
+    const interaction = await interactionOf(ctx);
+    if (interaction.prompt.name !== 'login') {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'You are already signed in for this request. Go back to the application.',
+      );
+    }
+    const email = form.email ?? '';
+    const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined);
+    if (result.outcome === 'throttled') {
+      ctx.set('Retry-After', String(result.retryAfterSeconds));
+      const error = `Too many attempts. Try again in ${result.retryAfterSeconds} s.`;
+      return renderLogin(ctx, interaction, 429, { email, error });
+    }
+    if (result.outcome === 'rejected')
+      return renderLogin(ctx, interaction, 401, { email, error: WRONG_CREDENTIALS });
+    logger.info(
+      { accountId: result.account.id, interaction: interaction.uid },
+      'owner signed in for an authorization',
+    );
+    await finish(ctx, { login: { accountId: result.account.id } }, false);
+  });
+
+  router.post('/interaction/:uid/confirm', formBody, async (ctx) => {
+    checkCsrf(ctx, formFields(ctx));
+    const interaction = await interactionOf(ctx);
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'consent' || !accountId) {
+      throw new AppError(
+        'INVALID_REQUEST',
+        'There is nothing to allow at this step. Go back to the application.',
+      );
+    }
+    const request = readConsentRequest(interaction.prompt.details, apiResource);
+    const clientId = String(interaction.params.client_id);
+    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+    const grant = existing ?? new provider.Grant({ accountId, clientId });
+    if (request.oidcScopes.length > 0) grant.addOIDCScope(request.oidcScopes.join(' '));
+    if (request.oidcClaims.length > 0) grant.addOIDCClaims(request.oidcClaims);
+    if (request.apiScopes.length > 0) grant.addResourceScope(apiResource, request.apiScopes.join(' '));
+    const grantId = await grant.save();
+    logger.info(
+      { accountId, clientId, grantId, scopes: request.described.map((s) => s.scope) },
+      'owner allowed a client',
+    );
+    // An existing grant was updated in place; only a new one is named in the result.
+    await finish(ctx, { consent: existing ? {} : { grantId } }, true);
+  });
+
+  router.post('/interaction/:uid/abort', formBody, async (ctx) => {
+    checkCsrf(ctx, formFields(ctx));
+    const interaction = await interactionOf(ctx);
+    logger.info(
+      { interaction: interaction.uid, clientId: interaction.params.client_id },
+      'owner denied a client',
+    );
+    await finish(ctx, { error: 'access_denied', error_description: 'The owner denied access.' }, false);
+  });
+
+  return router;
+}

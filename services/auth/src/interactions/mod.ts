@@ -1,0 +1,11 @@
+export { describeForConsent } from './consent-scopes.ts';
+export { CSRF_COOKIE, CSRF_FIELD } from './csrf.ts';
+export type { SafeHtml } from './html.ts';
+export { escapeHtml, html, page } from './html.ts';
+export type { InteractionRouterOptions } from './interaction-router.ts';
+export { createInteractionRouter } from './interaction-router.ts';
+export type { OwnerRouterOptions } from './owner-router.ts';
+export { AFTER_SIGN_IN, createOwnerRouter } from './owner-router.ts';
+export type { OwnerSession } from './owner-session.ts';
+export { currentOwner, OWNER_COOKIE, OWNER_SESSION_SECONDS } from './owner-session.ts';
+export { contentSecurityPolicy, pageGuard, setPageHeaders } from './page-security.ts';
