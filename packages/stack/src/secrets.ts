@@ -39,9 +39,11 @@ export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const fresh = generate();
     // 'wx' fails if another process created it meanwhile; then that one is read below.
-    await writeFile(path, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600, flag: 'wx' }).catch((writeError) => {
-      if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
-    });
+    await writeFile(path, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600, flag: 'wx' }).catch(
+      (writeError) => {
+        if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
+      },
+    );
     text = await readFile(path, 'utf8');
   }
   let parsed: ReturnType<typeof StackSecrets.safeParse>;
@@ -50,6 +52,7 @@ export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
   } catch {
     parsed = StackSecrets.safeParse(undefined);
   }
-  if (!parsed.success) throw new Error(`${path} is damaged; restore it from a backup or start with a new DATA_DIR`);
+  if (!parsed.success)
+    throw new Error(`${path} is damaged; restore it from a backup or start with a new DATA_DIR`);
   return parsed.data;
 }

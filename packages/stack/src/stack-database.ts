@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEmbeddedPostgres } from '@pag/kit';
 import type { Logger } from '@pag/kit';
+import { startEmbeddedPostgres } from '@pag/kit';
 
 export interface StackDatabase {
   readonly url: string;
@@ -35,7 +35,10 @@ export async function openStackDatabase(options: {
   if (options.databaseUrl !== undefined) return { url: options.databaseUrl, close: async () => {} };
   const running = await readStackFile(options.dataDir);
   if (running !== null && isAlive(running.pid)) return { url: running.databaseUrl, close: async () => {} };
-  const postgres = await startEmbeddedPostgres({ dataDir: join(options.dataDir, 'postgres'), logger: options.logger });
+  const postgres = await startEmbeddedPostgres({
+    dataDir: join(options.dataDir, 'postgres'),
+    logger: options.logger,
+  });
   return { url: postgres.url, close: () => postgres.stop() };
 }
 

@@ -3,7 +3,7 @@
  * DATABASE_URL is set) and the in-memory bus (unless NATS_URL is set). Resources close in the
  * reverse order of their start: HTTP first, then the bus, the database last.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
