@@ -70,6 +70,7 @@ export type { Closer } from './lifecycle/shutdown.ts';
 export { Shutdown } from './lifecycle/shutdown.ts';
 export type { Logger, LoggerOptions } from './log/logger.ts';
 export { createLogger, requestLogger } from './log/logger.ts';
+export { freePort } from './net/free-port.ts';
 export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
 export { Health } from './ops/health.ts';
 export type { Metrics } from './ops/metrics.ts';

@@ -1,24 +1,29 @@
 /**
  * Embedded mode: every service in one process, an embedded PostgreSQL under DATA_DIR (unless
- * DATABASE_URL is set) and the in-memory bus (unless NATS_URL is set). Resources close in the
- * reverse order of their start: HTTP first, then the bus, the database last.
+ * DATABASE_URL is set) and the in-memory bus (unless NATS_URL is set). The auth service listens
+ * on an internal loopback port and the gateway forwards to it; their shared secrets come from
+ * DATA_DIR/secrets.json. Resources close in the reverse order of their start: HTTP first, then
+ * the bus, the database last.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { authDatabase, loadAuthConfig, startAuth } from '@pag/auth';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
 import {
   applyMigrations,
   createBus,
   createLogger,
+  freePort,
   Shutdown,
   startEmbeddedPostgres,
   startOps,
 } from '@pag/kit';
 import { loadStackConfig } from './config.ts';
+import { loadStackSecrets } from './secrets.ts';
 
 /** Every service's database: migrated at start, in this order. */
-const DATABASES = [gatewayDatabase];
+const DATABASES = [authDatabase, gatewayDatabase];
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -55,12 +60,42 @@ export async function startStack(env: Env): Promise<RunningStack> {
       if (!bus.isReady()) throw new Error('bus disconnected');
     });
 
+    // The issuer must be known before the auth service starts, so PORT=0 is resolved here.
+    const port = config.port === 0 ? await freePort() : config.port;
+    const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
+    const secrets = await loadStackSecrets(config.dataDir);
+    const introspectionClient = `${secrets.introspectionClientId}:${secrets.introspectionClientSecret}`;
+    const auth = await startAuth({
+      config: loadAuthConfig(
+        {
+          COOKIE_KEYS: secrets.cookieKeys.join(','),
+          KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
+          TOKEN_HASH_KEY: secrets.tokenHashKey,
+          ...env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          OPS_PORT: String(ops.port),
+          PUBLIC_URL: publicUrl,
+          DATABASE_URL: databaseUrl,
+          INTROSPECTION_CLIENTS: introspectionClient,
+        },
+        { embedded: true },
+      ),
+      bus,
+      logger: createLogger({ service: 'auth', level: config.logLevel }),
+      metrics: ops.metrics,
+    });
+    shutdown.add('auth', () => auth.close());
+
     const gatewayConfig = loadGatewayConfig({
       ...env,
-      PORT: String(config.port),
+      PORT: String(port),
       OPS_PORT: String(ops.port),
-      PUBLIC_URL: config.publicUrl,
+      PUBLIC_URL: publicUrl,
       DATABASE_URL: databaseUrl,
+      AUTH_URL: auth.url,
+      INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
+      INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
     });
     const gateway = await startGateway({
       config: gatewayConfig,

@@ -1,4 +1,6 @@
 export { freePort } from '@pag/kit/testing';
+export type { Form, Page, StoredCookie } from './browser.ts';
+export { Browser, csrfOf, locationOf, parseForms, signUp } from './browser.ts';
 export type { ReadyProcess, ReadyProcessOptions } from './ready-process.ts';
 export { startReadyProcess } from './ready-process.ts';
 export type { StackProcess, StackProcessOptions } from './stack-process.ts';

@@ -36,7 +36,13 @@ export async function startStackProcess(options: StackProcessOptions = {}): Prom
   try {
     running = await startReadyProcess({
       args: [STACK_ENTRY],
-      env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+      env: {
+        PORT: String(port),
+        OPS_PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...options.env,
+      },
     });
   } catch (error) {
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });

@@ -6,12 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { describeScope } from '@pag/contracts';
+import { Browser, csrfOf, locationOf } from '@pag/testkit';
 import { AccountStore } from '../accounts/account-store.ts';
 import type { AccountsTestDatabase } from '../accounts/test-database.ts';
 import { startAccountsTestDatabase } from '../accounts/test-database.ts';
 import type { TestAuthApp } from './test-auth-app.ts';
 import { CLIENT, startTestAuthApp } from './test-auth-app.ts';
-import { Browser, csrfOf, locationOf } from './test-browser.ts';
 
 let database: AccountsTestDatabase;
 let app: TestAuthApp;

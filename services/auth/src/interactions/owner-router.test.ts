@@ -3,12 +3,12 @@
  * cookies carry the right flags, CSRF is required, a forged session is ignored.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Browser, csrfOf, locationOf } from '@pag/testkit';
 import { AccountStore } from '../accounts/account-store.ts';
 import type { AccountsTestDatabase } from '../accounts/test-database.ts';
 import { startAccountsTestDatabase } from '../accounts/test-database.ts';
 import type { TestAuthApp } from './test-auth-app.ts';
 import { startTestAuthApp } from './test-auth-app.ts';
-import { Browser, csrfOf, locationOf } from './test-browser.ts';
 
 let database: AccountsTestDatabase;
 let app: TestAuthApp;

@@ -1,0 +1,31 @@
+/**
+ * `pag owner create --email E --password P [--plan free|pro|heavy]`: an owner account, as the
+ * sign-up page makes one.
+ */
+
+import { openAuthStore } from '@pag/auth';
+import { AppError, PLANS } from '@pag/contracts';
+import type { Command } from '../command.ts';
+import { CliError, requireString } from '../command.ts';
+
+export const ownerCreate: Command = {
+  name: 'owner create',
+  usage: '--email E --password P [--plan free|pro|heavy]',
+  options: { email: { type: 'string' }, password: { type: 'string' }, plan: { type: 'string' } },
+  async run(context) {
+    const email = requireString(context, 'email');
+    const password = requireString(context, 'password');
+    const plan = context.values.plan ?? 'free';
+    if (typeof plan !== 'string' || !(PLANS as readonly string[]).includes(plan)) {
+      throw new CliError(`--plan must be one of ${PLANS.join(', ')}`);
+    }
+    await using store = await openAuthStore({ databaseUrl: context.databaseUrl, logger: context.logger });
+    try {
+      const account = await store.accounts.create({ email, password, plan: plan as (typeof PLANS)[number] });
+      context.out(`created owner ${account.email} (${account.plan}), id ${account.id}`);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) throw new CliError(error.message);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * The command table of `pag` and its frame: parse, find the database, run, report.
+ */
+import { parseArgs } from 'node:util';
+import type { Env } from '@pag/kit';
+import { ConfigError, createLogger } from '@pag/kit';
+import { loadStackConfig } from '../config.ts';
+import { openStackDatabase } from '../stack-database.ts';
+import type { Command } from './command.ts';
+import { CliError } from './command.ts';
+import { COMMANDS } from './commands/mod.ts';
+
+function usage(): string {
+  const lines = COMMANDS.map((command) => `  pag ${command.name} ${command.usage}`);
+  return `usage:\n${lines.join('\n')}`;
+}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } {
+  for (const command of COMMANDS) {
+    const words = command.name.split(' ');
+    if (words.every((word, index) => argv[index] === word))
+      return { command, rest: argv.slice(words.length) };
+  }
+  throw new CliError(`unknown command "${argv.slice(0, 2).join(' ')}"\n${usage()}`);
+}
+
+export async function runCli(
+  argv: string[],
+  env: Env,
+  out: (text: string) => void = console.log,
+): Promise<number> {
+  try {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+      out(usage());
+      return argv.length === 0 ? 2 : 0;
+    }
+    const { command, rest } = findCommand(argv);
+    let values: Record<string, string | boolean | undefined>;
+    try {
+      // No option is declared `multiple`, so every value is a string or a boolean.
+      values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
+        .values as Record<string, string | boolean | undefined>;
+    } catch (error) {
+      throw new CliError(`${(error as Error).message}\nusage: pag ${command.name} ${command.usage}`);
+    }
+    const config = loadStackConfig(env);
+    const logger = createLogger({ service: 'pag', level: env.LOG_LEVEL ?? 'warn' });
+    const database = await openStackDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      logger,
+    });
+    try {
+      await command.run({ values, databaseUrl: database.url, dataDir: config.dataDir, env, out, logger });
+    } finally {
+      await database.close();
+    }
+    return 0;
+  } catch (error) {
+    const message =
+      error instanceof CliError || error instanceof ConfigError
+        ? error.message
+        : `failed: ${(error as Error).message}`;
+    process.stderr.write(`pag: ${message}\n`);
+    return error instanceof CliError || error instanceof ConfigError ? 2 : 1;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Request durations into the process's histogram (service `auth`), labelled by a route template:
+ * interaction uids and the like never become label values (unbounded cardinality, and they are
+ * request secrets in a URL). Recorded when the response finishes, also for answers oidc-provider
+ * writes itself on the raw response.
+ */
+import type { Metrics } from '@pag/kit';
+import type { Middleware } from 'koa';
+
+const KNOWN =
+  /^\/(oauth\/[a-z/]+|\.well-known\/[a-z-]+(\/api\/v1)?|auth\.md|signup|login|logout|dashboard(\/[a-z]+)?)$/;
+
+export function routeLabel(path: string): string {
+  if (path.startsWith('/interaction/')) return '/interaction/:uid';
+  if (path.startsWith('/oauth/authorize/')) return '/oauth/authorize/:uid';
+  return KNOWN.test(path) ? path : 'other';
+}
+
+export function observe(metrics: Metrics): Middleware {
+  return (ctx, next) => {
+    const stop = metrics.httpRequestDuration.startTimer({ service: 'auth', method: ctx.method });
+    ctx.res.once('finish', () => stop({ route: routeLabel(ctx.path), status: String(ctx.res.statusCode) }));
+    return next();
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The auth service's configuration: the only reader of the environment, parsed once at start-up.
+ *
+ * What it enforces: every secret has a minimum strength (cookie keys and the token hash key at
+ * least 32 characters, the key-encryption key exactly 32 bytes of base64, introspection secrets at
+ * least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
+ * embedded stack starts the service; every bad key is listed at once.
+ */
+import type { Env } from '@pag/kit';
+import { envLogLevel, envPort, envUrl, parseConfig } from '@pag/kit';
+import { z } from 'zod';
+
+const SECRET_MIN = 32;
+
+const commaList = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()))
+  .pipe(z.array(z.string()));
+
+const CookieKeys = commaList.pipe(
+  z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
+);
+
+const KeyEncryptionKey = z
+  .string()
+  .transform((value) => Buffer.from(value, 'base64'))
+  .refine((key) => key.length === 32, 'must be the base64 of exactly 32 bytes');
+
+const IntrospectionClients = commaList.transform((pairs, ctx) => {
+  const clients: IntrospectionClient[] = [];
+  for (const pair of pairs.filter((item) => item !== '')) {
+    const colon = pair.indexOf(':');
+    const clientId = colon > 0 ? pair.slice(0, colon) : '';
+    const clientSecret = colon > 0 ? pair.slice(colon + 1) : '';
+    if (clientId === '' || clientSecret.length < SECRET_MIN) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `each entry is id:secret with a secret of at least ${SECRET_MIN} characters`,
+      });
+      return z.NEVER;
+    }
+    clients.push({ clientId, clientSecret });
+  }
+  return clients;
+});
+
+const Origin = envUrl.refine((value) => {
+  const url = new URL(value);
+  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
+}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const AuthEnv = z.object({
+  PORT: envPort(8081),
+  OPS_PORT: envPort(9091),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: Origin.optional(),
+  DATABASE_URL: envUrl,
+  NATS_URL: z.string().optional(),
+  LOG_LEVEL: envLogLevel,
+  COOKIE_KEYS: CookieKeys,
+  KEY_ENCRYPTION_KEY: KeyEncryptionKey,
+  TOKEN_HASH_KEY: z.string().min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`),
+  INTROSPECTION_CLIENTS: IntrospectionClients.default([]),
+  ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
+  REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
+});
+
+/** A resource server allowed to introspect tokens (RFC 7662), authenticating with client_secret_basic. */
+export interface IntrospectionClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface AuthConfig {
+  /** The internal HTTP port (the gateway forwards to it); 0 picks a free one. */
+  port: number;
+  /** Port of /healthz, /readyz and /metrics. */
+  opsPort: number;
+  host: string;
+  /**
+   * The gateway's public origin without a trailing slash: the issuer and the base of every URL
+   * the service prints. Unset (embedded mode, tests): the service's own URL.
+   */
+  publicUrl: string | undefined;
+  databaseUrl: string;
+  natsUrl: string | undefined;
+  logLevel: string;
+  /** Sign oidc-provider's and our own cookies; the first signs, all verify (rotation). */
+  cookieKeys: string[];
+  /** 32 bytes; encrypts the signing keys at rest (AES-256-GCM). */
+  keyEncryptionKey: Buffer;
+  /** Keys the HMAC under which oidc-provider's record ids (tokens) are stored. */
+  tokenHashKey: string;
+  introspectionClients: IntrospectionClient[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}
+
+export interface LoadAuthConfigOptions {
+  /** The embedded stack passes PUBLIC_URL itself when it knows it; the service may then default it. */
+  embedded?: boolean;
+}
+
+export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): AuthConfig {
+  const schema = options.embedded
+    ? AuthEnv
+    : AuthEnv.extend({ PUBLIC_URL: Origin.describe('required outside embedded mode') });
+  const parsed = parseConfig(schema, env);
+  return {
+    port: parsed.PORT,
+    opsPort: parsed.OPS_PORT,
+    host: parsed.HOST,
+    publicUrl: parsed.PUBLIC_URL === undefined ? undefined : new URL(parsed.PUBLIC_URL).origin,
+    databaseUrl: parsed.DATABASE_URL,
+    natsUrl: parsed.NATS_URL,
+    logLevel: parsed.LOG_LEVEL,
+    cookieKeys: parsed.COOKIE_KEYS,
+    keyEncryptionKey: parsed.KEY_ENCRYPTION_KEY,
+    tokenHashKey: parsed.TOKEN_HASH_KEY,
+    introspectionClients: parsed.INTROSPECTION_CLIENTS,
+    accessTokenTtlSeconds: parsed.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: parsed.REFRESH_TOKEN_TTL_SECONDS,
+  };
+}

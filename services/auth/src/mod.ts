@@ -1,0 +1,13 @@
+export type { AuthConfig, IntrospectionClient, LoadAuthConfigOptions } from './config.ts';
+export { loadAuthConfig } from './config.ts';
+export { authDatabase } from './database.ts';
+export { agentAuthBlock, authGuide, protectedResourceMetadata } from './discovery/mod.ts';
+export type { RotationResult, SigningKeyOptions } from './keys/mod.ts';
+export { loadSigningKeys, RETIRED_KEY_GRACE_SECONDS, rotateSigningKeys } from './keys/mod.ts';
+export type { AuthStore } from './operator/open-auth-store.ts';
+export { openAuthStore } from './operator/open-auth-store.ts';
+export { OAUTH_ROUTES, SCOPES_SUPPORTED } from './provider/mod.ts';
+export type { AuthDeps, RunningAuth } from './service.ts';
+export { startAuth } from './service.ts';
+export type { RegisteredClient, RevokedAccess } from './store/mod.ts';
+export { listRegisteredClients } from './store/mod.ts';

@@ -1,0 +1,136 @@
+/**
+ * The auth service as a unit that main.ts and the embedded stack both start: the database client,
+ * the signing keys (made on first start), oidc-provider on our adapter, the koa app, the purge
+ * job, on its internal HTTP port; close() finishes in-flight requests, stops the purge job and
+ * disconnects the database, in that order.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
+import type { Bus, Logger, Metrics } from '@pag/kit';
+import { closeServer, createPrismaClient, listen } from '@pag/kit';
+import type Provider from 'oidc-provider';
+import { createAuthApp } from './app/create-app.ts';
+import { pageRouters } from './app/page-routers.ts';
+import type { AuthConfig } from './config.ts';
+import { authDatabase } from './database.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { loadSigningKeys } from './keys/signing-keys.ts';
+import { createProvider } from './provider/create-provider.ts';
+import { providerConfiguration } from './provider/provider-config.ts';
+import { withRegistrationPolicy } from './provider/registration-policy.ts';
+import { accountLookup } from './store/account-lookup.ts';
+import type { RevokedAccess } from './store/oidc-adapter.ts';
+import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
+import { purgeExpiredPayloads, startPurgeJob } from './store/purge-job.ts';
+
+export interface AuthDeps {
+  config: AuthConfig;
+  bus: Bus;
+  logger: Logger;
+  /** The process's metrics registry (shared by every service in embedded mode). */
+  metrics: Metrics;
+}
+
+export interface RunningAuth extends AsyncDisposable {
+  /** Internal URL of the HTTP listener (what the gateway forwards to). */
+  readonly url: string;
+  readonly port: number;
+  /** The issuer: PUBLIC_URL, or `url` when none is configured. */
+  readonly publicUrl: string;
+  readonly provider: Provider;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const PURGE_INTERVAL_MS = 5 * 60_000;
+
+/** Tells every introspection cache to forget tokens that stopped working (TokenRevokedEvent). */
+function publishRevocations(bus: Bus, logger: Logger) {
+  return async (revoked: RevokedAccess[]): Promise<void> => {
+    const revokedAt = new Date().toISOString();
+    for (const item of revoked) {
+      const event = TokenRevokedEvent.parse({ ...item, revokedAt });
+      try {
+        await bus.publish(EventSubjects.tokenRevoked, event);
+      } catch (error) {
+        // The revocation itself stands; caches forget the token when their entry expires (seconds).
+        logger.error({ err: error, clientId: item.clientId }, 'revocation event not published');
+      }
+    }
+  };
+}
+
+function internalUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
+  const { config, bus, logger, metrics } = deps;
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 });
+  server.keepAliveTimeout = 5_000;
+  // Until the app is built, a request (port already known to a caller) gets 503, not silence.
+  let handle: (req: IncomingMessage, res: ServerResponse) => unknown = (_req, res) => {
+    res.statusCode = 503;
+    res.end();
+  };
+  server.on('request', (req, res) => handle(req, res));
+  const port = await listen(server, config.port, config.host);
+  const url = internalUrl(config.host, port);
+  const publicUrl = config.publicUrl ?? url;
+  const prisma = createPrismaClient(PrismaClient, {
+    databaseUrl: config.databaseUrl,
+    schema: authDatabase.schema,
+    logger,
+  });
+  try {
+    const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
+    const adapter = withRegistrationPolicy(
+      createOidcAdapterFactory({
+        prisma,
+        tokenHashKey: config.tokenHashKey,
+        onAccessTokensRevoked: publishRevocations(bus, logger),
+      }),
+    );
+    const configuration = providerConfiguration({
+      config,
+      apiResource: `${publicUrl}/api/v1`,
+      adapter,
+      jwks,
+      findAccount: accountLookup(prisma),
+    });
+    const provider = createProvider(publicUrl, configuration, logger);
+    const pages = pageRouters({ provider, prisma, publicUrl, logger });
+    const app = createAuthApp({
+      provider,
+      publicUrl,
+      cookieKeys: config.cookieKeys,
+      introspectionClients: config.introspectionClients,
+      pageRouters: pages.routers,
+      logger,
+      metrics,
+    });
+    handle = app.callback();
+    const purge = startPurgeJob({
+      intervalMs: PURGE_INTERVAL_MS,
+      tasks: [
+        purgeExpiredPayloads(prisma),
+        { name: 'login_attempts', run: () => pages.accounts.throttle.purgeExpired() },
+      ],
+      logger,
+    });
+    logger.info({ url, publicUrl, signingKeys: jwks.keys.map((key) => key.kid) }, 'auth listening');
+
+    const close = async () => {
+      await closeServer(server);
+      await purge.stop();
+      await prisma.$disconnect();
+    };
+    return { url, port, publicUrl, provider, server, close, [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await closeServer(server);
+    await prisma.$disconnect();
+    throw error;
+  }
+}

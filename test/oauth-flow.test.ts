@@ -1,0 +1,110 @@
+/**
+ * The whole OAuth 2.1 story with a real client library (openid-client), against the stack as a
+ * user starts it: discovery from the base URL, dynamic registration, authorization with PKCE and
+ * a resource indicator, the owner's login and consent through the HTML forms, code exchange, an
+ * API call, refresh with rotation, reuse detection, revocation, and the API refusing the token.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { StackProcess } from '@pag/testkit';
+import { Browser, signUp, startStackProcess } from '@pag/testkit';
+import * as client from 'openid-client';
+
+const OWNER = { email: 'owner@example.test', password: 'correct horse battery staple' };
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+let stack: StackProcess;
+let config: client.Configuration;
+beforeAll(async () => {
+  stack = await startStackProcess();
+  await signUp(new Browser(stack.url), OWNER);
+
+  config = await client.dynamicClientRegistration(
+    new URL(stack.url),
+    {
+      client_name: 'Test agent',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    client.None(),
+    { execute: [client.allowInsecureRequests], algorithm: 'oauth2' },
+  );
+}, 60_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const api = (path: string, token: string) =>
+  fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+/** Runs the authorization code flow through the owner's login and consent pages. */
+async function authorize(scope: string) {
+  const browser = new Browser(stack.url);
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope,
+    state,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    resource: `${stack.url}/api/v1`,
+  });
+  const login = await browser.open(url);
+  expect(login.html).toMatch(/name="email"/);
+  const consent = await browser.submit(login, { email: OWNER.email, password: OWNER.password });
+  expect(consent.html).toContain('Test agent');
+  expect(consent.html).toContain('127.0.0.1');
+  const callback = await browser.submit(consent, {}, 'confirm');
+  expect(callback.url.origin).toBe('http://127.0.0.1:9');
+  return client.authorizationCodeGrant(config, callback.url, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
+}
+
+describe('OAuth 2.1 with openid-client', () => {
+  test('discovery carries the agent_auth block under PUBLIC_URL', async () => {
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(stack.url);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    const agentAuth = (metadata as Record<string, unknown>).agent_auth as Record<string, unknown>;
+    expect(agentAuth.identity_endpoint).toBe(`${stack.url}/api/v1/agentic/asc/register`);
+    expect(agentAuth.revocation_uri).toBe(`${stack.url}/dashboard/tokens`);
+  });
+
+  test('code, API call, refresh with rotation, reuse revokes the grant', async () => {
+    const tokens = await authorize('read chat');
+    expect(tokens.refresh_token).toBeDefined();
+
+    const capabilities = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
+    expect(capabilities.status).toBe(200);
+    const body = (await capabilities.json()) as { scopes: string[]; clientId: string };
+    expect(body.scopes.sort()).toEqual(['chat', 'read']);
+    expect(body.clientId).toBe(config.clientMetadata().client_id);
+
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string);
+    expect(refreshed.refresh_token).toBeDefined();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await api('/api/v1/tokens/me/capabilities', refreshed.access_token)).status).toBe(200);
+
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // Reuse of a rotated refresh token revoked the whole grant: the newer tokens stop working too.
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token as string)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect((await api('/api/v1/tokens/me/capabilities', refreshed.access_token)).status).toBe(401);
+  });
+
+  test('a revoked access token is refused by the API at once', async () => {
+    const tokens = await authorize('read');
+    expect((await api('/api/v1/tokens/me/capabilities', tokens.access_token)).status).toBe(200);
+    await client.tokenRevocation(config, tokens.access_token);
+    const refused = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+});
