@@ -7,23 +7,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { authDatabase, loadAuthConfig, startAuth } from '@pag/auth';
-import { gatewayDatabase, loadGatewayConfig, startGateway } from '@pag/gateway';
+import { loadAuthConfig, startAuth } from '@pag/auth';
+import { loadGatewayConfig, startGateway } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
-import {
-  applyMigrations,
-  createBus,
-  createLogger,
-  freePort,
-  Shutdown,
-  startEmbeddedPostgres,
-  startOps,
-} from '@pag/kit';
+import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
 import { loadStackConfig } from './config.ts';
+import { migrateAll } from './databases.ts';
 import { loadStackSecrets } from './secrets.ts';
-
-/** Every service's database: migrated at start, in this order. */
-const DATABASES = [authDatabase, gatewayDatabase];
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -46,14 +36,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
       shutdown.add('postgres', () => postgres.stop());
       databaseUrl = postgres.url;
     }
-    for (const database of DATABASES) {
-      await applyMigrations({
-        databaseUrl,
-        schema: database.schema,
-        migrationsDir: database.migrationsDir,
-        logger,
-      });
-    }
+    await migrateAll(databaseUrl, logger);
     const bus = await createBus({ natsUrl: config.natsUrl, name: 'stack', logger });
     shutdown.add('bus', () => bus.close());
     ops.health.addReadinessCheck('bus', () => {

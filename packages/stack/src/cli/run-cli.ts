@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { Env } from '@pag/kit';
 import { ConfigError, createLogger } from '@pag/kit';
 import { loadStackConfig } from '../config.ts';
+import { migrateAll } from '../databases.ts';
 import { openStackDatabase } from '../stack-database.ts';
 import type { Command } from './command.ts';
 import { CliError } from './command.ts';
@@ -24,11 +25,18 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
   throw new CliError(`unknown command "${argv.slice(0, 2).join(' ')}"\n${usage()}`);
 }
 
-export async function runCli(
-  argv: string[],
-  env: Env,
-  out: (text: string) => void = console.log,
-): Promise<number> {
+export interface CliOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const STANDARD_OUTPUT: CliOutput = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+};
+
+export async function runCli(argv: string[], env: Env, output: CliOutput = STANDARD_OUTPUT): Promise<number> {
+  const { out } = output;
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
       out(usage());
@@ -51,6 +59,8 @@ export async function runCli(
       logger,
     });
     try {
+      // A command may be the first thing run on a DATA_DIR: the tables exist before it looks.
+      await migrateAll(database.url, logger);
       await command.run({ values, databaseUrl: database.url, dataDir: config.dataDir, env, out, logger });
     } finally {
       await database.close();
@@ -61,7 +71,7 @@ export async function runCli(
       error instanceof CliError || error instanceof ConfigError
         ? error.message
         : `failed: ${(error as Error).message}`;
-    process.stderr.write(`pag: ${message}\n`);
+    output.err(`pag: ${message}`);
     return error instanceof CliError || error instanceof ConfigError ? 2 : 1;
   }
 }
