@@ -18,19 +18,24 @@ export interface CookiePolicy {
   secure: boolean;
 }
 
-/** The token of this browser, set when it has none; put it in every form with `csrfField`. */
-export function csrfToken(ctx: Context, policy: CookiePolicy): string {
-  const existing = ctx.cookies.get(CSRF_COOKIE, { signed: true });
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  ctx.cookies.set(CSRF_COOKIE, token, {
+/** How our page cookies are set: signed, HttpOnly, SameSite=Lax, for the whole origin. */
+export function pageCookie(policy: CookiePolicy) {
+  return {
     signed: true,
     httpOnly: true,
     sameSite: 'lax',
     secure: policy.secure,
     path: '/',
     overwrite: true,
-  });
+  } as const;
+}
+
+/** The token of this browser, set when it has none; put it in every form with `csrfField`. */
+export function csrfToken(ctx: Context, policy: CookiePolicy): string {
+  const existing = ctx.cookies.get(CSRF_COOKIE, { signed: true });
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  ctx.cookies.set(CSRF_COOKIE, token, pageCookie(policy));
   return token;
 }
 

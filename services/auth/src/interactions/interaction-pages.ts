@@ -7,6 +7,7 @@
 import { csrfField } from './csrf.ts';
 import type { SafeHtml } from './html.ts';
 import { errorBox, html, page } from './html.ts';
+import { signInForm } from './owner-pages.ts';
 
 export interface LoginPageInput {
   uid: string;
@@ -28,14 +29,7 @@ export function loginPage({ uid, csrf, clientName, email, error }: LoginPageInpu
     title: 'Sign in',
     body: html`<p><strong>${clientName}</strong> wants to connect to your gateway. Sign in to continue.</p>
 ${errorBox(error)}
-<form method="post" action="/interaction/${encodeURIComponent(uid)}/login">
-${csrfField(csrf)}
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ''}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
-</form>
+${signInForm(`/interaction/${encodeURIComponent(uid)}/login`, csrf, email)}
 ${cancelForm(uid, csrf, 'Cancel and return to the application')}
 <p class="note">No account yet? <a href="/signup">Create one</a>, then start the connection again.</p>`,
   });

@@ -4,6 +4,7 @@
  */
 import { PASSWORD_MIN_LENGTH } from '../accounts/credentials.ts';
 import { csrfField } from './csrf.ts';
+import type { SafeHtml } from './html.ts';
 import { errorBox, html, page } from './html.ts';
 
 export interface OwnerFormInput {
@@ -32,18 +33,23 @@ ${csrfField(csrf)}
   });
 }
 
-export function ownerLoginPage({ csrf, email, error }: OwnerFormInput): string {
-  return page({
-    title: 'Sign in',
-    body: html`${errorBox(error)}
-<form method="post" action="/login">
+/** The email and password form of both sign-in pages (the owner's own, and an OAuth interaction's). */
+export function signInForm(action: string, csrf: string, email: string | undefined): SafeHtml {
+  return html`<form method="post" action="${action}">
 ${csrfField(csrf)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ''}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>
+</form>`;
+}
+
+export function ownerLoginPage({ csrf, email, error }: OwnerFormInput): string {
+  return page({
+    title: 'Sign in',
+    body: html`${errorBox(error)}
+${signInForm('/login', csrf, email)}
 <p class="note">No account yet? <a href="/signup">Create one</a>.</p>`,
   });
 }

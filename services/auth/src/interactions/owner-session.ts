@@ -9,6 +9,7 @@
  */
 import type { Context } from 'koa';
 import type { CookiePolicy } from './csrf.ts';
+import { pageCookie } from './csrf.ts';
 
 export const OWNER_COOKIE = 'pag_owner';
 export const OWNER_SESSION_SECONDS = 12 * 60 * 60;
@@ -22,25 +23,13 @@ export interface OwnerSession {
 export function startOwnerSession(ctx: Context, accountId: string, policy: CookiePolicy): void {
   const expiresAt = Math.floor(Date.now() / 1000) + OWNER_SESSION_SECONDS;
   ctx.cookies.set(OWNER_COOKIE, `${accountId}.${expiresAt}`, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: policy.secure,
-    path: '/',
+    ...pageCookie(policy),
     maxAge: OWNER_SESSION_SECONDS * 1000,
-    overwrite: true,
   });
 }
 
 export function endOwnerSession(ctx: Context, policy: CookiePolicy): void {
-  ctx.cookies.set(OWNER_COOKIE, null, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: policy.secure,
-    path: '/',
-    overwrite: true,
-  });
+  ctx.cookies.set(OWNER_COOKIE, null, pageCookie(policy));
 }
 
 /**
