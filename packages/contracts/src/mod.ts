@@ -20,6 +20,7 @@ export type { HttpMethod, RouteDefinition, RouteService } from './routes/route-t
 export { HTTP_METHODS, ROUTE_SERVICES } from './routes/route-types.ts';
 export type { HandshakeStatusValue, Plan, TokenKind } from './schemas/auth.ts';
 export {
+  AgentIntrospectionClaims,
   DeviceRegistered,
   DeviceRegisterRequest,
   EndpointAccess,

@@ -10,12 +10,15 @@ import { startEmbeddedPostgres } from '@pag/kit';
 
 export interface StackDatabase {
   readonly url: string;
+  /** The running stack's PUBLIC_URL, when a stack runs on this DATA_DIR. */
+  readonly runningPublicUrl: string | undefined;
   close(): Promise<void>;
 }
 
 interface StackFile {
   pid: number;
   databaseUrl: string;
+  publicUrl?: string;
 }
 
 function isAlive(pid: number): boolean {
@@ -32,14 +35,17 @@ export async function openStackDatabase(options: {
   dataDir: string;
   logger: Logger;
 }): Promise<StackDatabase> {
-  if (options.databaseUrl !== undefined) return { url: options.databaseUrl, close: async () => {} };
   const running = await readStackFile(options.dataDir);
-  if (running !== null && isAlive(running.pid)) return { url: running.databaseUrl, close: async () => {} };
+  const live = running !== null && isAlive(running.pid) ? running : null;
+  const runningPublicUrl = live?.publicUrl;
+  if (options.databaseUrl !== undefined)
+    return { url: options.databaseUrl, runningPublicUrl, close: async () => {} };
+  if (live !== null) return { url: live.databaseUrl, runningPublicUrl, close: async () => {} };
   const postgres = await startEmbeddedPostgres({
     dataDir: join(options.dataDir, 'postgres'),
     logger: options.logger,
   });
-  return { url: postgres.url, close: () => postgres.stop() };
+  return { url: postgres.url, runningPublicUrl: undefined, close: () => postgres.stop() };
 }
 
 async function readStackFile(dataDir: string): Promise<StackFile | null> {

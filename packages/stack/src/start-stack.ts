@@ -7,10 +7,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadAuthConfig, startAuth } from '@pag/auth';
+import { startAuth } from '@pag/auth';
 import { loadGatewayConfig, startGateway } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
 import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
+import { embeddedAuthConfig } from './auth-config.ts';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
 import { loadStackSecrets } from './secrets.ts';
@@ -47,23 +48,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const port = config.port === 0 ? await freePort() : config.port;
     const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
     const secrets = await loadStackSecrets(config.dataDir);
-    const introspectionClient = `${secrets.introspectionClientId}:${secrets.introspectionClientSecret}`;
     const auth = await startAuth({
-      config: loadAuthConfig(
-        {
-          COOKIE_KEYS: secrets.cookieKeys.join(','),
-          KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
-          TOKEN_HASH_KEY: secrets.tokenHashKey,
-          ...env,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          OPS_PORT: String(ops.port),
-          PUBLIC_URL: publicUrl,
-          DATABASE_URL: databaseUrl,
-          INTROSPECTION_CLIENTS: introspectionClient,
-        },
-        { embedded: true },
-      ),
+      config: embeddedAuthConfig(env, secrets, { publicUrl, databaseUrl, opsPort: ops.port }),
       bus,
       logger: createLogger({ service: 'auth', level: config.logLevel }),
       metrics: ops.metrics,

@@ -13,15 +13,11 @@ import type Provider from 'oidc-provider';
 import { createAuthApp } from './app/create-app.ts';
 import { pageRouters } from './app/page-routers.ts';
 import type { AuthConfig } from './config.ts';
+import type { AuthCore } from './core.ts';
+import { createAuthCore } from './core.ts';
 import { authDatabase } from './database.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { loadSigningKeys } from './keys/signing-keys.ts';
-import { createProvider } from './provider/create-provider.ts';
-import { providerConfiguration } from './provider/provider-config.ts';
-import { withRegistrationPolicy } from './provider/registration-policy.ts';
-import { accountLookup } from './store/account-lookup.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
-import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
 import { purgeExpiredPayloads, startPurgeJob } from './store/purge-job.ts';
 
 export interface AuthDeps {
@@ -39,6 +35,8 @@ export interface RunningAuth extends AsyncDisposable {
   /** The issuer: PUBLIC_URL, or `url` when none is configured. */
   readonly publicUrl: string;
   readonly provider: Provider;
+  /** Accounts, agents and oidc-provider's models, as the HTTP side uses them. */
+  readonly core: AuthCore;
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -85,23 +83,15 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     logger,
   });
   try {
-    const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
-    const adapter = withRegistrationPolicy(
-      createOidcAdapterFactory({
-        prisma,
-        tokenHashKey: config.tokenHashKey,
-        onAccessTokensRevoked: publishRevocations(bus, logger),
-      }),
-    );
-    const configuration = providerConfiguration({
+    const core = await createAuthCore({
       config,
-      apiResource: `${publicUrl}/api/v1`,
-      adapter,
-      jwks,
-      findAccount: accountLookup(prisma),
+      publicUrl,
+      prisma,
+      onAccessTokensRevoked: publishRevocations(bus, logger),
+      logger,
     });
-    const provider = createProvider(publicUrl, configuration, logger);
-    const pages = pageRouters({ provider, prisma, publicUrl, logger });
+    const { provider } = core;
+    const pages = pageRouters({ core, logger });
     const app = createAuthApp({
       provider,
       publicUrl,
@@ -116,18 +106,18 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       intervalMs: PURGE_INTERVAL_MS,
       tasks: [
         purgeExpiredPayloads(prisma),
-        { name: 'login_attempts', run: () => pages.accounts.throttle.purgeExpired() },
+        { name: 'login_attempts', run: () => core.accounts.throttle.purgeExpired() },
       ],
       logger,
     });
-    logger.info({ url, publicUrl, signingKeys: jwks.keys.map((key) => key.kid) }, 'auth listening');
+    logger.info({ url, publicUrl, signingKeys: core.signingKeyIds }, 'auth listening');
 
     const close = async () => {
       await closeServer(server);
       await purge.stop();
       await prisma.$disconnect();
     };
-    return { url, port, publicUrl, provider, server, close, [Symbol.asyncDispose]: close };
+    return { url, port, publicUrl, provider, core, server, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await closeServer(server);
     await prisma.$disconnect();

@@ -142,3 +142,21 @@ export const TokenCapabilities = z
   })
   .describe('What the calling token may do (fields beyond the scopes: our decision).');
 export type TokenCapabilities = z.infer<typeof TokenCapabilities>;
+
+/**
+ * What the auth service adds to an active RFC 7662 introspection answer (beside `account_id`):
+ * the owner's plan and the agent the token belongs to, with its limits. Resource services read
+ * them with this schema; a member that is absent means "not known" (e.g. a token of an agent that
+ * no longer exists), never "unlimited" by accident of a typo.
+ */
+export const AgentIntrospectionClaims = z.object({
+  plan: z.enum(PLANS).optional(),
+  token_kind: z.enum(TOKEN_KINDS).optional(),
+  agent_id: z.string().optional(),
+  agent_name: z.string().optional(),
+  /** Requests per UTC day; null: no limit. */
+  limit_daily: z.int().min(0).nullable().optional(),
+  /** Requests per UTC month; null: no limit. */
+  limit_monthly: z.int().min(0).nullable().optional(),
+});
+export type AgentIntrospectionClaims = z.infer<typeof AgentIntrospectionClaims>;

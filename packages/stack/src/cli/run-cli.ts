@@ -2,10 +2,14 @@
  * The command table of `pag` and its frame: parse, find the database, run, report.
  */
 import { parseArgs } from 'node:util';
+import { openAuthStore } from '@pag/auth';
+import { AppError } from '@pag/contracts';
 import type { Env } from '@pag/kit';
 import { ConfigError, createLogger } from '@pag/kit';
+import { embeddedAuthConfig } from '../auth-config.ts';
 import { loadStackConfig } from '../config.ts';
 import { migrateAll } from '../databases.ts';
+import { loadStackSecrets } from '../secrets.ts';
 import { openStackDatabase } from '../stack-database.ts';
 import type { Command } from './command.ts';
 import { CliError } from './command.ts';
@@ -61,17 +65,39 @@ export async function runCli(argv: string[], env: Env, output: CliOutput = STAND
     try {
       // A command may be the first thing run on a DATA_DIR: the tables exist before it looks.
       await migrateAll(database.url, logger);
-      await command.run({ values, databaseUrl: database.url, dataDir: config.dataDir, env, out, logger });
+      const publicUrl = database.runningPublicUrl ?? config.publicUrl ?? `http://localhost:${config.port}`;
+      const databaseUrl = database.url;
+      const openAuth = async () =>
+        openAuthStore({
+          config: embeddedAuthConfig(env, await loadStackSecrets(config.dataDir), {
+            publicUrl,
+            databaseUrl,
+            opsPort: 0,
+          }),
+          publicUrl,
+          logger,
+        });
+      await command.run({
+        values,
+        databaseUrl,
+        dataDir: config.dataDir,
+        publicUrl,
+        env,
+        out,
+        logger,
+        openAuth,
+      });
     } finally {
       await database.close();
     }
     return 0;
   } catch (error) {
-    const message =
-      error instanceof CliError || error instanceof ConfigError
-        ? error.message
-        : `failed: ${(error as Error).message}`;
-    output.err(`pag: ${message}`);
-    return error instanceof CliError || error instanceof ConfigError ? 2 : 1;
+    // The operator's mistakes (bad options, config, or input a store refused) are exit code 2.
+    const mistake =
+      error instanceof CliError ||
+      error instanceof ConfigError ||
+      (error instanceof AppError && error.expose);
+    output.err(`pag: ${mistake ? (error as Error).message : `failed: ${(error as Error).message}`}`);
+    return mistake ? 2 : 1;
   }
 }

@@ -16,6 +16,7 @@ import type { Logger } from '@pag/kit';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
+import type { AgentStore } from '../agents/agent-store.ts';
 import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
 import type { CookiePolicy } from './csrf.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
@@ -26,6 +27,8 @@ import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
 export interface InteractionRouterOptions {
   provider: Provider;
   accounts: AccountStore;
+  /** Told of every consent, so the client becomes one of the owner's agents. */
+  agents: Pick<AgentStore, 'recordConsent'>;
   logger: Logger;
 }
 
@@ -40,7 +43,12 @@ function clientNameOf(
   return client?.clientName?.trim() || client?.clientId || fallback;
 }
 
-export function createInteractionRouter({ provider, accounts, logger }: InteractionRouterOptions): Router {
+export function createInteractionRouter({
+  provider,
+  accounts,
+  agents,
+  logger,
+}: InteractionRouterOptions): Router {
   const router = new Router();
   const issuer = provider.issuer.replace(/\/+$/, '');
   const apiResource = `${issuer}/api/v1`;
@@ -158,6 +166,13 @@ export function createInteractionRouter({ provider, accounts, logger }: Interact
     if (request.oidcClaims.length > 0) grant.addOIDCClaims(request.oidcClaims);
     if (request.apiScopes.length > 0) grant.addResourceScope(apiResource, request.apiScopes.join(' '));
     const grantId = await grant.save();
+    const client = await provider.Client.find(clientId);
+    await agents.recordConsent({
+      accountId,
+      clientId,
+      name: clientNameOf(client, clientId),
+      scopes: grant.getResourceScope(apiResource).split(' ').filter(Boolean),
+    });
     logger.info(
       { accountId, clientId, grantId, scopes: request.described.map((s) => s.scope) },
       'owner allowed a client',

@@ -12,6 +12,7 @@ import { freePort } from '@pag/kit/testing';
 import Koa from 'koa';
 import Provider, { errors } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
+import type { Agent } from '../agents/agent-store.ts';
 import { createInteractionRouter } from './interaction-router.ts';
 import { createOwnerRouter } from './owner-router.ts';
 
@@ -21,7 +22,16 @@ export const CLIENT = {
   redirect_uri: 'https://agent.example/callback',
 } as const;
 
+/** What the consent page told the agent store. */
+export interface ConsentRecord {
+  accountId: string;
+  clientId: string;
+  name: string;
+  scopes: string[];
+}
+
 export interface TestAuthApp extends AsyncDisposable {
+  readonly consents: ConsentRecord[];
   readonly url: string;
   readonly apiResource: string;
   readonly provider: Provider;
@@ -82,7 +92,15 @@ export async function startTestAuthApp(
   const app = new Koa();
   app.keys = ['owner-cookie-key-used-only-by-these-tests-0123'];
   app.proxy = true;
-  app.use(createInteractionRouter({ provider, accounts, logger }).routes());
+  const consents: ConsentRecord[] = [];
+  const agents = {
+    // The consent is recorded as given; what AgentStore makes of it is tested with the service.
+    recordConsent: async (input: ConsentRecord) => {
+      consents.push(input);
+      return {} as Agent;
+    },
+  };
+  app.use(createInteractionRouter({ provider, accounts, agents, logger }).routes());
   app.use(createOwnerRouter({ accounts, logger, config: { publicUrl: options.publicUrl ?? url } }).routes());
   const oidc = provider.callback();
   app.use((ctx) => {
@@ -97,5 +115,5 @@ export async function startTestAuthApp(
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));
     });
-  return { url, apiResource, provider, close, [Symbol.asyncDispose]: close };
+  return { url, apiResource, provider, consents, close, [Symbol.asyncDispose]: close };
 }

@@ -1,7 +1,6 @@
 /**
  * `pag client list [--json]`: the clients registered through dynamic registration (RFC 7591).
  */
-import { openAuthStore } from '@pag/auth';
 import type { Command } from '../command.ts';
 
 export const clientList: Command = {
@@ -9,7 +8,7 @@ export const clientList: Command = {
   usage: '[--json]',
   options: { json: { type: 'boolean' } },
   async run(context) {
-    await using store = await openAuthStore({ databaseUrl: context.databaseUrl, logger: context.logger });
+    await using store = await context.openAuth();
     const clients = await store.listClients();
     if (context.values.json === true) {
       context.out(JSON.stringify(clients, null, 2));

@@ -3,8 +3,7 @@
  * sign-up page makes one.
  */
 
-import { openAuthStore } from '@pag/auth';
-import { AppError, PLANS } from '@pag/contracts';
+import { PLANS } from '@pag/contracts';
 import type { Command } from '../command.ts';
 import { CliError, requireString } from '../command.ts';
 
@@ -19,13 +18,8 @@ export const ownerCreate: Command = {
     if (typeof plan !== 'string' || !(PLANS as readonly string[]).includes(plan)) {
       throw new CliError(`--plan must be one of ${PLANS.join(', ')}`);
     }
-    await using store = await openAuthStore({ databaseUrl: context.databaseUrl, logger: context.logger });
-    try {
-      const account = await store.accounts.create({ email, password, plan: plan as (typeof PLANS)[number] });
-      context.out(`created owner ${account.email} (${account.plan}), id ${account.id}`);
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) throw new CliError(error.message);
-      throw error;
-    }
+    await using store = await context.openAuth();
+    const account = await store.accounts.create({ email, password, plan: plan as (typeof PLANS)[number] });
+    context.out(`created owner ${account.email} (${account.plan}), id ${account.id}`);
   },
 };

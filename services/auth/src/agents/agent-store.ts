@@ -1,0 +1,249 @@
+/**
+ * Agents: whoever holds an owner's tokens (see the Agent model). Every way in ends here: an OAuth
+ * client the owner consented to (recordConsent), a dashboard token, an approved handshake or an
+ * approved device (createAgent + issueToken).
+ *
+ * What it enforces:
+ * - tenancy: every read and write names the owner account; another owner's agent is "not found";
+ * - tokens are oidc-provider's own opaque access tokens (one introspection path), minted through
+ *   its models on a grant for the API resource, so the adapter stores them by keyed hash only;
+ * - revocation is final and immediate: the agent is marked revoked, every record of its client
+ *   for that owner is deleted (tokens, grants, codes), and a TokenRevokedEvent evicts every
+ *   introspection cache before revoke() returns.
+ */
+import { randomBytes } from 'node:crypto';
+import { AppError, isScope, type TokenKind } from '@pag/contracts';
+import type Provider from 'oidc-provider';
+import type { AdapterFactory } from 'oidc-provider';
+import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
+import type { RevokedAccess } from '../store/oidc-adapter.ts';
+
+export type { Agent } from '../generated/prisma/client.ts';
+
+/** A token "without expiry" lives this long (oidc-provider needs a lifetime; ten years is past any use). */
+export const NO_EXPIRY_SECONDS = 10 * 365 * 24 * 3600;
+
+export interface NewAgent {
+  accountId: string;
+  kind: Exclude<TokenKind, 'oauth'>;
+  name: string;
+  scopes: string[];
+  dailyLimit?: number | null | undefined;
+  monthlyLimit?: number | null | undefined;
+  /** When its tokens stop working by themselves; null or absent: until revoked. */
+  expiresAt?: Date | null | undefined;
+  /** The OAuth client id; absent: a new `agt_…` id. Devices use their device id. */
+  clientId?: string | undefined;
+  /** Extra client metadata (e.g. the grant types a device may use). */
+  clientMetadata?: Record<string, unknown> | undefined;
+}
+
+export interface IssuedToken {
+  /** The bearer token: shown once, never stored. */
+  value: string;
+  expiresAt: Date;
+}
+
+export interface AgentStoreOptions {
+  prisma: PrismaClient;
+  provider: Provider;
+  adapter: AdapterFactory;
+  /** `${PUBLIC_URL}/api/v1`: the audience of every token. */
+  apiResource: string;
+  onRevoked: (revoked: RevokedAccess[]) => Promise<void>;
+}
+
+const LIMIT_MAX = 100_000_000;
+const NAME_MAX = 100;
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(16).toString('base64url')}`;
+}
+
+function checkLimit(value: number | null | undefined, field: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || value < 1 || value > LIMIT_MAX)
+    throw new AppError('INVALID_REQUEST', `${field} must be a whole number from 1 to ${LIMIT_MAX}.`, {
+      hint: 'Leave it empty for no limit.',
+    });
+  return value;
+}
+
+/** The scopes of a new agent: at least one, each in the scope grammar, each once. */
+export function checkScopes(scopes: string[]): string[] {
+  const unique = [...new Set(scopes.map((scope) => scope.trim()).filter((scope) => scope !== ''))];
+  if (unique.length === 0)
+    throw new AppError('INVALID_REQUEST', 'Choose at least one scope.', {
+      hint: 'GET /api/v1/capabilities lists every scope and what it grants.',
+    });
+  const unknown = unique.find((scope) => !isScope(scope));
+  if (unknown !== undefined)
+    throw new AppError('INVALID_REQUEST', `"${unknown}" is not a scope.`, {
+      hint: 'GET /api/v1/capabilities lists every scope and what it grants.',
+    });
+  return unique;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > NAME_MAX)
+    throw new AppError('INVALID_REQUEST', `The name must have 1 to ${NAME_MAX} characters.`);
+  return trimmed;
+}
+
+export class AgentStore {
+  readonly #db: PrismaClient;
+  readonly #provider: Provider;
+  readonly #clients: ReturnType<AdapterFactory>;
+  readonly #apiResource: string;
+  readonly #onRevoked: AgentStoreOptions['onRevoked'];
+
+  constructor(options: AgentStoreOptions) {
+    this.#db = options.prisma;
+    this.#provider = options.provider;
+    this.#clients = options.adapter('Client') as ReturnType<AdapterFactory>;
+    this.#apiResource = options.apiResource;
+    this.#onRevoked = options.onRevoked;
+  }
+
+  /**
+   * A new agent with its own OAuth client (no redirect URIs: it never runs the code flow). Checks
+   * its name, scopes and limits; the caller issues its first token with issueToken.
+   */
+  async createAgent(input: NewAgent): Promise<Agent> {
+    const name = checkName(input.name);
+    const scopes = checkScopes(input.scopes);
+    const dailyLimit = checkLimit(input.dailyLimit, 'The daily limit');
+    const monthlyLimit = checkLimit(input.monthlyLimit, 'The monthly limit');
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
+      throw new AppError('INVALID_REQUEST', 'The expiry must be in the future.');
+    const clientId = input.clientId ?? newId('agt');
+    await this.#clients.upsert(clientId, {
+      client_id: clientId,
+      client_name: name,
+      grant_types: [],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'none',
+      ...input.clientMetadata,
+    });
+    return this.#db.agent.create({
+      data: {
+        id: newId('ag'),
+        accountId: input.accountId,
+        clientId,
+        kind: input.kind,
+        name,
+        scopes,
+        dailyLimit,
+        monthlyLimit,
+        expiresAt: input.expiresAt ?? null,
+      },
+    });
+  }
+
+  /** A fresh access token for an active agent, with its scopes, for the API. */
+  async issueToken(agent: Agent, options: { maxLifetimeSeconds?: number } = {}): Promise<IssuedToken> {
+    if (agent.status !== 'active') throw new AppError('CONFLICT', 'This agent was revoked.');
+    const untilExpiry =
+      agent.expiresAt === null
+        ? NO_EXPIRY_SECONDS
+        : Math.floor((agent.expiresAt.getTime() - Date.now()) / 1000);
+    const lifetime = Math.min(untilExpiry, options.maxLifetimeSeconds ?? NO_EXPIRY_SECONDS);
+    if (lifetime <= 0) throw new AppError('CONFLICT', 'This agent has expired.');
+    const { Grant, AccessToken, Client, ResourceServer } = this.#provider;
+    const client = await Client.find(agent.clientId);
+    if (!client) throw new AppError('INTERNAL_ERROR', `The client of agent ${agent.id} is missing.`);
+    const scope = agent.scopes.join(' ');
+    const grant = new Grant({ accountId: agent.accountId, clientId: agent.clientId });
+    // The grant lives as long as the token (BaseToken reads expiresIn; the typings omit it).
+    (grant as unknown as { expiresIn: number }).expiresIn = lifetime;
+    grant.addResourceScope(this.#apiResource, scope);
+    const grantId = await grant.save();
+    const token = new AccessToken({
+      accountId: agent.accountId,
+      client,
+      grantId,
+      gty: agent.kind,
+      scope,
+      expiresIn: lifetime,
+      extra: { account_id: agent.accountId },
+    });
+    token.resourceServer = new ResourceServer(this.#apiResource, {
+      scope,
+      audience: this.#apiResource,
+      accessTokenFormat: 'opaque',
+      accessTokenTTL: lifetime,
+    });
+    const issuedAt = Date.now();
+    const value = await token.save();
+    return { value, expiresAt: new Date(issuedAt + lifetime * 1000) };
+  }
+
+  /**
+   * The owner consented to an OAuth client: its agent for this owner is created, or updated with
+   * the scopes now granted (and active again if it had been revoked).
+   */
+  async recordConsent(input: {
+    accountId: string;
+    clientId: string;
+    name: string;
+    scopes: string[];
+  }): Promise<Agent> {
+    const name = input.name.trim().slice(0, NAME_MAX) || input.clientId;
+    return this.#db.agent.upsert({
+      where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
+      create: {
+        id: newId('ag'),
+        accountId: input.accountId,
+        clientId: input.clientId,
+        kind: 'oauth',
+        name,
+        scopes: input.scopes,
+      },
+      update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+    });
+  }
+
+  /** The owner's agents, newest first. */
+  list(accountId: string): Promise<Agent[]> {
+    return this.#db.agent.findMany({ where: { accountId }, orderBy: { createdAt: 'desc' } });
+  }
+
+  /** One of the owner's agents; another owner's is not found. */
+  async get(accountId: string, agentId: string): Promise<Agent> {
+    const agent = await this.#db.agent.findFirst({ where: { id: agentId, accountId } });
+    if (agent === null)
+      throw new AppError('NOT_FOUND', `No agent ${agentId} among yours.`, {
+        hint: 'List your agents on /dashboard/tokens or with `pag agent list`.',
+      });
+    return agent;
+  }
+
+  /** The agent of a token's (account, client), for introspection; null when there is none. */
+  findByClient(accountId: string, clientId: string): Promise<Agent | null> {
+    return this.#db.agent.findUnique({ where: { accountId_clientId: { accountId, clientId } } });
+  }
+
+  /**
+   * Revokes one of the owner's agents: it and every token it holds stop working now, on every
+   * replica. Revoking a revoked agent changes nothing.
+   */
+  async revoke(accountId: string, agentId: string): Promise<Agent> {
+    const agent = await this.get(accountId, agentId);
+    const revoked =
+      agent.status === 'revoked'
+        ? agent
+        : await this.#db.agent.update({
+            where: { id: agent.id },
+            data: { status: 'revoked', revokedAt: new Date() },
+          });
+    await this.#db.oidcPayload.deleteMany({
+      where: { accountId, clientId: agent.clientId, model: { not: 'Client' } },
+    });
+    // An agent's own client serves no one else; an OAuth client may serve other owners.
+    if (agent.kind !== 'oauth') await this.#clients.destroy(agent.clientId);
+    await this.#onRevoked([{ accountId, clientId: agent.clientId, tokenSha256: null }]);
+    return revoked;
+  }
+}

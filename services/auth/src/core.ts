@@ -1,0 +1,77 @@
+/**
+ * The auth service's core without its HTTP listener: oidc-provider on our adapter with the
+ * signing keys, and the stores around it. startAuth serves it; operator commands (`pag …`) use the
+ * same core on the same database, so a token the CLI mints is the service's own kind of token.
+ */
+import type { Logger } from '@pag/kit';
+import type Provider from 'oidc-provider';
+import { AccountStore } from './accounts/mod.ts';
+import { agentClaims } from './agents/agent-claims.ts';
+import { AgentStore } from './agents/agent-store.ts';
+import type { AuthConfig } from './config.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import { loadSigningKeys } from './keys/signing-keys.ts';
+import { createProvider } from './provider/create-provider.ts';
+import { providerConfiguration } from './provider/provider-config.ts';
+import { withRegistrationPolicy } from './provider/registration-policy.ts';
+import { accountLookup } from './store/account-lookup.ts';
+import type { RevokedAccess } from './store/oidc-adapter.ts';
+import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
+
+export interface AuthCore {
+  readonly prisma: PrismaClient;
+  readonly provider: Provider;
+  /** The issuer (PUBLIC_URL). */
+  readonly publicUrl: string;
+  /** `${publicUrl}/api/v1`: the one resource, the audience of every access token. */
+  readonly apiResource: string;
+  readonly accounts: AccountStore;
+  readonly agents: AgentStore;
+  readonly signingKeyIds: string[];
+}
+
+export interface AuthCoreOptions {
+  config: AuthConfig;
+  publicUrl: string;
+  prisma: PrismaClient;
+  /** Told of every access token that stops working, before the revoking request answers. */
+  onAccessTokensRevoked: (revoked: RevokedAccess[]) => Promise<void>;
+  logger: Logger;
+}
+
+export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore> {
+  const { config, publicUrl, prisma, logger } = options;
+  const apiResource = `${publicUrl}/api/v1`;
+  const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
+  const adapter = createOidcAdapterFactory({
+    prisma,
+    tokenHashKey: config.tokenHashKey,
+    onAccessTokensRevoked: options.onAccessTokensRevoked,
+  });
+  const configuration = providerConfiguration({
+    config,
+    apiResource,
+    // Dynamic registration goes through the registration policy; the agents' own clients do not.
+    adapter: withRegistrationPolicy(adapter),
+    jwks,
+    findAccount: accountLookup(prisma),
+  });
+  const provider = createProvider(publicUrl, configuration, logger);
+  const agents = new AgentStore({
+    prisma,
+    provider,
+    adapter,
+    apiResource,
+    onRevoked: options.onAccessTokensRevoked,
+  });
+  provider.use(agentClaims(prisma));
+  return {
+    prisma,
+    provider,
+    publicUrl,
+    apiResource,
+    accounts: new AccountStore(prisma),
+    agents,
+    signingKeyIds: jwks.keys.map((key) => key.kid),
+  };
+}
