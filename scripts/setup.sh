@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, then the workspace's packages.
 #   scripts/setup.sh          pnpm and the node packages (enough for `pnpm start`)
-#   scripts/setup.sh --test   also the system packages the test suite runs against
+#   scripts/setup.sh --test   also the system packages the test suite runs against (nats-server, chromium)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,8 @@ fi
 if [ "$want_test" = true ]; then
   missing=()
   command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+  # The browser test (test/browser-dashboard.test.ts) drives Debian's chromium with playwright-core.
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
   if [ "${#missing[@]}" -gt 0 ]; then
     echo "setup: installing ${missing[*]} with apt-get"
     as_root apt-get update -qq

@@ -21,6 +21,7 @@ export { HTTP_METHODS, ROUTE_SERVICES } from './routes/route-types.ts';
 export type { HandshakeStatusValue, Plan, TokenKind } from './schemas/auth.ts';
 export {
   AgentIntrospectionClaims,
+  AgentUsage,
   DeviceRegistered,
   DeviceRegisterRequest,
   EndpointAccess,
@@ -31,6 +32,8 @@ export {
   PLANS,
   TOKEN_KINDS,
   TokenCapabilities,
+  UsageQuery,
+  UsageReport,
 } from './schemas/auth.ts';
 export {
   CHAT_MESSAGE_MAX_BYTES,
@@ -111,6 +114,7 @@ export {
   auditSubject,
   BrainSubjects,
   EventSubjects,
+  GatewaySubjects,
   ProxySubjects,
   QueueGroups,
   TriggerSubjects,

@@ -7,12 +7,14 @@ import {
   auditSubject,
   BrainSubjects,
   EventSubjects,
+  GatewaySubjects,
   ProxySubjects,
   TriggerSubjects,
 } from './subjects.ts';
 
 const requestSubjects = {
   auth: AuthSubjects,
+  gateway: GatewaySubjects,
   brain: BrainSubjects,
   proxy: ProxySubjects,
   trigger: TriggerSubjects,

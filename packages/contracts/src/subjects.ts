@@ -9,6 +9,7 @@
  * | auth.handshake.create          | request | gateway → auth      | POST /api/v1/handshakes           |
  * | auth.handshake.status          | request | gateway → auth      | GET  /api/v1/handshakes/:id/status|
  * | auth.device.register           | request | gateway → auth      | POST /api/v1/agentic/asc/register |
+ * | gateway.usage.get              | request | auth → gateway      | agents' usage for the dashboard   |
  * | brain.context.get              | request | gateway → brain     | persona, identity, memory (context)|
  * | brain.memory.create            | request | gateway → brain     | POST /api/v1/memory               |
  * | brain.knowledge.list           | request | gateway → brain     | GET  /api/v1/brain/knowledge-base |
@@ -33,6 +34,11 @@ export const AuthSubjects = {
   handshakeCreate: 'auth.handshake.create',
   handshakeStatus: 'auth.handshake.status',
   deviceRegister: 'auth.device.register',
+} as const;
+
+/** Request/reply subjects answered by the gateway (which counts every agent's requests). */
+export const GatewaySubjects = {
+  usageGet: 'gateway.usage.get',
 } as const;
 
 /** Request/reply subjects answered by the brain service. */
@@ -89,6 +95,7 @@ export function auditSubject(source: AuditSource): `audit.events.${AuditSource}`
 /** Queue group names: a service's replicas share its request subjects. */
 export const QueueGroups = {
   auth: 'auth',
+  gateway: 'gateway',
   brain: 'brain',
   proxy: 'proxy',
   trigger: 'trigger',

@@ -9,6 +9,7 @@ import { AccountStore } from './accounts/mod.ts';
 import { agentClaims } from './agents/agent-claims.ts';
 import { AgentStore } from './agents/agent-store.ts';
 import type { AuthConfig } from './config.ts';
+import { registerDeviceGrant } from './devices/device-grant.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { loadSigningKeys } from './keys/signing-keys.ts';
 import { createProvider } from './provider/create-provider.ts';
@@ -65,6 +66,7 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     onRevoked: options.onAccessTokensRevoked,
   });
   provider.use(agentClaims(prisma));
+  registerDeviceGrant(provider, { prisma, agents });
   return {
     prisma,
     provider,

@@ -1,7 +1,12 @@
 export type { AuthConfig, IntrospectionClient, LoadAuthConfigOptions } from './config.ts';
 export { loadAuthConfig } from './config.ts';
+export { endOfDay } from './dashboard/tokens-form.ts';
 export { authDatabase } from './database.ts';
+export type { DeviceRecord } from './devices/mod.ts';
+export { DeviceStore, deviceStatus, groupedFingerprint } from './devices/mod.ts';
 export { agentAuthBlock, authGuide, protectedResourceMetadata } from './discovery/mod.ts';
+export type { HandshakeRecord } from './handshakes/mod.ts';
+export { HandshakeStore } from './handshakes/mod.ts';
 export type { RotationResult, SigningKeyOptions } from './keys/mod.ts';
 export { loadSigningKeys, RETIRED_KEY_GRACE_SECONDS, rotateSigningKeys } from './keys/mod.ts';
 export type { AuthStore } from './operator/open-auth-store.ts';

@@ -10,6 +10,7 @@ import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
 import { closeServer, createPrismaClient, listen } from '@pag/kit';
 import type Provider from 'oidc-provider';
+import { serveBusApi } from './api/mod.ts';
 import { createAuthApp } from './app/create-app.ts';
 import { pageRouters } from './app/page-routers.ts';
 import type { AuthConfig } from './config.ts';
@@ -19,6 +20,7 @@ import { authDatabase } from './database.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { purgeExpiredPayloads, startPurgeJob } from './store/purge-job.ts';
+import { relayRevocations } from './store/revocation-relay.ts';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -91,7 +93,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       logger,
     });
     const { provider } = core;
-    const pages = pageRouters({ core, logger });
+    const pages = pageRouters({ core, bus, logger });
     const app = createAuthApp({
       provider,
       publicUrl,
@@ -102,6 +104,12 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       metrics,
     });
     handle = app.callback();
+    const subscriptions = await serveBusApi({ bus, core, logger });
+    const relay = await relayRevocations({
+      databaseUrl: config.databaseUrl,
+      publish: publishRevocations(bus, logger),
+      logger,
+    });
     const purge = startPurgeJob({
       intervalMs: PURGE_INTERVAL_MS,
       tasks: [
@@ -114,6 +122,8 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
 
     const close = async () => {
       await closeServer(server);
+      await Promise.all(subscriptions.map((subscription) => subscription.close()));
+      await relay.close();
       await purge.stop();
       await prisma.$disconnect();
     };

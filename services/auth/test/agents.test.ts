@@ -1,15 +1,19 @@
 /**
  * Agents: a token minted for a dashboard agent is oidc-provider's own opaque token (introspected
  * like any other, with the agent's kind, name and limits), rests in the database only as a keyed
- * hash, and stops working the moment its agent is revoked, with an eviction event. One owner can
+ * hash, and stops working the moment its agent is revoked, with an eviction event (also when an
+ * operator command revokes it from another process). One owner can
  * neither see nor revoke another's agent. An OAuth consent makes the client an agent of the owner.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { EventSubjects } from '@pag/contracts';
+import { createLogger } from '@pag/kit';
+import { openAuthStore } from '../src/operator/open-auth-store.ts';
 import { createOwner, introspect, obtainTokens } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
 
+const silent = createLogger({ service: 'agents-test', level: 'silent' });
 let t: TestAuth;
 let owner: string;
 let other: string;
@@ -130,5 +134,29 @@ describe('an OAuth client', () => {
     expect(await answer(tokens.access_token)).toEqual({ active: false });
     // The client itself stays registered: other owners may use it.
     expect(await t.db.oidcPayload.count({ where: { model: 'Client', clientId } })).toBe(1);
+  });
+});
+
+describe('a revocation made by an operator command (another process, same database)', () => {
+  test('reaches the running service, which publishes the eviction on its bus', async () => {
+    await using store = await openAuthStore({ config: t.config, publicUrl: t.url, logger: silent });
+    const agent = await store.agents.createAgent({
+      accountId: owner,
+      kind: 'dashboard',
+      name: 'cli',
+      scopes: ['read'],
+    });
+    const token = await store.agents.issueToken(agent);
+    expect(await answer(token.value)).toMatchObject({ active: true });
+    const received = new Promise((resolve) => {
+      void t.bus.subscribe(EventSubjects.tokenRevoked, async (message) => resolve(message.data));
+    });
+    await store.agents.revoke(owner, agent.id);
+    const event = await Promise.race([
+      received,
+      new Promise((resolve) => setTimeout(() => resolve('timeout'), 1000)),
+    ]);
+    expect(event).toMatchObject({ accountId: owner, clientId: agent.clientId, tokenSha256: null });
+    expect(await answer(token.value)).toEqual({ active: false });
   });
 });

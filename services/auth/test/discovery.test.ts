@@ -59,9 +59,11 @@ describe.each(['/.well-known/oauth-authorization-server', '/.well-known/openid-c
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
       });
+      // The JWT bearer grant is for approved Ed25519 devices only (registration refuses it).
       expect([...(metadata.grant_types_supported ?? [])].sort()).toEqual([
         'authorization_code',
         'refresh_token',
+        'urn:ietf:params:oauth:grant-type:jwt-bearer',
       ]);
       expect(metadata.scopes_supported).toEqual(
         expect.arrayContaining(['openid', 'full', 'read', 'services:read']),

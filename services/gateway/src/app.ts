@@ -2,7 +2,7 @@
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
  *   request id → security headers → auth service's paths (forwarded) → route lookup → body
- *   → validation → authentication → scope → dispatch → error handler
+ *   → validation → authentication → scope → usage count and limits → dispatch → error handler
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
 import type { Express } from 'express';
@@ -12,6 +12,8 @@ import { errorHandler } from './errors.ts';
 import type { Introspector } from './pipeline/authenticate.ts';
 import { authenticate } from './pipeline/authenticate.ts';
 import { checkScope } from './pipeline/check-scope.ts';
+import type { UsageCounter } from './pipeline/count-usage.ts';
+import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
 import { jsonBody } from './pipeline/json-body.ts';
@@ -30,6 +32,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Token validation; undefined while no auth service is reachable (bearer routes answer 503). */
   introspector?: Introspector;
+  /** Where authenticated requests are counted; undefined without a database (they answer 503). */
+  usage?: UsageCounter;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -57,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(validateBody);
   app.use(authenticate(config.publicUrl, deps.introspector));
   app.use(checkScope(config.publicUrl));
+  app.use(countUsage(deps.usage, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
   local.set('tokenCapabilities', tokenCapabilitiesHandler);
   app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local }));

@@ -6,6 +6,7 @@ describe('auth settings', () => {
   test('AUTH_URL and the introspection client are read, the trailing slash dropped', () => {
     const config = loadGatewayConfig({
       AUTH_URL: 'http://auth.internal:8081/',
+      DATABASE_URL: 'postgres://gateway@db.internal/pag',
       INTROSPECTION_CLIENT_ID: 'gateway',
       INTROSPECTION_CLIENT_SECRET: 'secret',
       INTROSPECTION_CACHE_MS: '2000',
@@ -25,5 +26,15 @@ describe('auth settings', () => {
     expect(() => loadGatewayConfig({ INTROSPECTION_CLIENT_ID: 'gateway' })).toThrow(
       /INTROSPECTION_CLIENT_SECRET/,
     );
+  });
+
+  test('checking tokens without a database to count requests in fails start-up, naming DATABASE_URL', () => {
+    const env = {
+      AUTH_URL: 'http://auth.internal:8081',
+      INTROSPECTION_CLIENT_ID: 'gw',
+      INTROSPECTION_CLIENT_SECRET: 's',
+    };
+    expect(() => loadGatewayConfig(env)).toThrow(/DATABASE_URL: required with INTROSPECTION_CLIENT_ID/);
+    expect(loadGatewayConfig({ AUTH_URL: 'http://auth.internal:8081' }).databaseUrl).toBeUndefined();
   });
 });

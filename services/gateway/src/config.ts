@@ -33,7 +33,13 @@ const GatewayEnv = z
       message: 'INTROSPECTION_CLIENT_ID and INTROSPECTION_CLIENT_SECRET are set together or not at all',
       path: ['INTROSPECTION_CLIENT_SECRET'],
     },
-  );
+  )
+  // A gateway that accepts tokens counts every agent's requests against its limits, in its database.
+  .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.DATABASE_URL !== undefined, {
+    message:
+      "required with INTROSPECTION_CLIENT_ID: the gateway counts every agent's requests in its database (limits, usage)",
+    path: ['DATABASE_URL'],
+  });
 
 export interface GatewayConfig {
   port: number;
@@ -46,6 +52,7 @@ export interface GatewayConfig {
    */
   publicUrl: string | undefined;
   natsUrl: string | undefined;
+  /** The usage counters' database; required when tokens are checked (introspection is configured). */
   databaseUrl: string | undefined;
   logLevel: string;
   bodyLimitBytes: number;

@@ -1,15 +1,22 @@
 /**
- * The gateway as a unit the embedded stack and main.ts both start: listen, then serve the app
- * built for the URL actually bound (so PORT=0 works in tests), and close gracefully.
+ * The gateway as a unit the embedded stack and main.ts both start: the usage counters' database
+ * client (with DATABASE_URL) and their bus subject, listen, then serve the app built for the URL
+ * actually bound (so PORT=0 works in tests); close() finishes in-flight requests, then stops the
+ * subject and the introspection client, writes the counts still in memory and disconnects the
+ * database client, in that order.
  */
 
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { Bus, Logger, Metrics } from '@pag/kit';
-import { closeServer, IntrospectionClient, listen } from '@pag/kit';
+import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
+import { closeServer, createPrismaClient, IntrospectionClient, listen } from '@pag/kit';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
+import { gatewayDatabase } from './database.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { serveUsageQuery } from './handlers/usage-get.ts';
 import { kitIntrospector } from './pipeline/kit-introspector.ts';
+import { UsageStore } from './store/usage-store.ts';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -26,27 +33,52 @@ export interface RunningGateway extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** How long the requests of agents without limits are counted in memory before they are written. */
+const USAGE_FLUSH_MS = 1_000;
+
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const { config, bus, logger, metrics } = deps;
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 });
   server.keepAliveTimeout = 5_000;
-  const introspection = await startIntrospection(deps);
+  const prisma =
+    config.databaseUrl === undefined
+      ? undefined
+      : createPrismaClient(PrismaClient, {
+          databaseUrl: config.databaseUrl,
+          schema: gatewayDatabase.schema,
+          logger,
+        });
+  const usage =
+    prisma === undefined ? undefined : new UsageStore(prisma, { flushMs: USAGE_FLUSH_MS, logger });
+  let usageQuery: Subscription | undefined;
+  let introspection: IntrospectionClient | undefined;
   let port: number;
   try {
+    usageQuery = usage === undefined ? undefined : await serveUsageQuery(bus, usage);
+    introspection = await startIntrospection(deps);
     port = await listen(server, config.port, config.host);
   } catch (error) {
+    await usageQuery?.close();
     await introspection?.close();
+    await usage?.close();
+    await prisma?.$disconnect();
     throw error;
   }
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const introspector = introspection === undefined ? undefined : kitIntrospector(introspection);
-  const app = createApp({ config: { ...config, publicUrl }, bus, logger, metrics, introspector });
+  const app = createApp({ config: { ...config, publicUrl }, bus, logger, metrics, introspector, usage });
   server.on('request', app);
-  logger.info({ port, publicUrl, authUrl: config.authUrl }, 'gateway listening');
+  logger.info(
+    { port, publicUrl, authUrl: config.authUrl, countsUsage: usage !== undefined },
+    'gateway listening',
+  );
 
   const close = async () => {
     await closeServer(server);
+    await usageQuery?.close();
     await introspection?.close();
+    await usage?.close();
+    await prisma?.$disconnect();
   };
   return { publicUrl, port, server, close, [Symbol.asyncDispose]: close };
 }

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { TokenRevokedEvent } from '@pag/contracts';
 import { AppError, BrainSubjects, ErrorBody, EventSubjects, TokenCapabilities } from '@pag/contracts';
-import { tokenSha256 } from '@pag/kit';
-import { freePort } from '@pag/kit/testing';
+import { applyMigrations, tokenSha256 } from '@pag/kit';
+import type { TestPostgres } from '@pag/kit/testing';
+import { freePort, startTestPostgres } from '@pag/kit/testing';
+import { gatewayDatabase } from '../src/database.ts';
 import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
@@ -15,17 +17,26 @@ const introspectionEnv = {
   INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
 };
 
+let postgres: TestPostgres;
 let auth: FakeAuthService;
 let gateway: TestGateway;
 const exp = Math.floor(Date.now() / 1000) + 3600;
 
 beforeAll(async () => {
+  postgres = await startTestPostgres();
+  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
   auth = await FakeAuthService.start();
-  gateway = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url, ...introspectionEnv });
+  gateway = await startTestGateway({
+    PUBLIC_URL,
+    AUTH_URL: auth.url,
+    DATABASE_URL: postgres.url,
+    ...introspectionEnv,
+  });
 });
 afterAll(async () => {
   await gateway?.[Symbol.asyncDispose]();
   await auth?.[Symbol.asyncDispose]();
+  await postgres?.stop();
 });
 afterEach(() => auth.tokens.clear());
 
@@ -152,6 +163,7 @@ describe('GET /api/v1/tokens/me/capabilities', () => {
     const capabilities = TokenCapabilities.parse(body);
     expect(capabilities).toMatchObject({
       clientId: 'claude-desktop',
+      agent: null,
       tokenKind: 'oauth',
       scopes: ['chat', 'services:github:read'],
       expiresAt: new Date(exp * 1000).toISOString(),
@@ -163,6 +175,35 @@ describe('GET /api/v1/tokens/me/capabilities', () => {
     expect(allowed.get('chat')).toBe(true);
     expect(allowed.get('knowledgeBase')).toBe(false);
     expect(allowed.get('tokenCapabilities')).toBe(true);
+  });
+
+  test("names the token's agent, its kind and its limits with what it used of them", async () => {
+    issue('agent-token', {
+      client_id: 'agt_caps',
+      token_kind: 'dashboard',
+      agent_id: 'ag_caps',
+      agent_name: 'Reporting bot',
+      limit_daily: 50,
+      limit_monthly: null,
+    });
+    await get('/api/v1/tokens/me/capabilities', 'agent-token');
+    const { body } = await get('/api/v1/tokens/me/capabilities', 'agent-token');
+    const capabilities = TokenCapabilities.parse(body);
+    const now = new Date();
+    const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+    expect(capabilities).toMatchObject({
+      clientId: 'agt_caps',
+      agent: { id: 'ag_caps', name: 'Reporting bot' },
+      tokenKind: 'dashboard',
+      limits: { daily: { limit: 50, used: 2, resetsAt: tomorrow.toISOString() }, monthly: null },
+    });
+  });
+
+  test('agent claims that break their schema are the auth service at fault: 503, not unlimited', async () => {
+    issue('odd-claims', { limit_daily: 'lots' });
+    const { status, body } = await get('/api/v1/tokens/me/capabilities', 'odd-claims');
+    expect(status).toBe(503);
+    expect(errorOf(body).code).toBe('SERVICE_UNAVAILABLE');
   });
 
   test("the plan is 'free' when introspection does not state it", async () => {
@@ -177,6 +218,7 @@ describe('the auth service unreachable', () => {
     await using down = await startTestGateway({
       PUBLIC_URL,
       AUTH_URL: `http://127.0.0.1:${await freePort()}`,
+      DATABASE_URL: postgres.url,
       ...introspectionEnv,
     });
     const response = await fetch(`${down.url}/api/v1/tokens/me/capabilities`, {

@@ -36,7 +36,9 @@ export const HandshakeCreateRequest = z
       .meta({ examples: ['Claude on Alice’s laptop; wants to read her calendar to schedule meetings.'] }),
   })
   .strict()
-  .describe('Asks the owner for access when the agent has no usable token.');
+  .describe(
+    'Asks the owner for access when the agent has no usable token. Limited per client address (10 per hour) and per agentId (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
+  );
 export type HandshakeCreateRequest = z.infer<typeof HandshakeCreateRequest>;
 
 const HandshakeId = ResourceId.describe('Identifier of the handshake; poll its status with it.').meta({
@@ -44,7 +46,15 @@ const HandshakeId = ResourceId.describe('Identifier of the handshake; poll its s
 });
 
 export const HandshakeCreated = z
-  .object({ handshakeId: HandshakeId, status: z.literal('pending') })
+  .object({
+    handshakeId: HandshakeId,
+    status: z.literal('pending'),
+    claimUrl: z
+      .url()
+      .describe(
+        'Show this link to your human: the owner opens it to claim and decide the request (needed when the gateway has several owners).',
+      ),
+  })
   .describe('The handshake was recorded and waits for the owner.');
 export type HandshakeCreated = z.infer<typeof HandshakeCreated>;
 
@@ -98,9 +108,16 @@ export const DeviceRegistered = z
     userCode: z
       .string()
       .regex(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/)
-      .describe('Short code the owner compares when claiming the device.')
+      .describe('Show it to the owner: they claim the device with it within 24 hours (claimUrl carries it).')
       .meta({ examples: ['WDJB-MJHT'] }),
     claimUrl: z.url().describe('Where the owner claims and approves the device.'),
+    fingerprint: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/)
+      .describe(
+        'SHA-256 of the raw public key, base64url. The owner sees it when claiming; show it to them to compare.',
+      )
+      .meta({ examples: ['p1J3eV9M0Qm5Yh1Zq7o3xkGz0JdC2WvA9nE4sLr8TbU'] }),
   })
   .describe('The device is registered and awaits approval (shape: our decision).');
 export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
@@ -125,7 +142,11 @@ const UsageWindow = z.object({ limit: z.int().min(0), used: z.int().min(0), rese
 
 export const TokenCapabilities = z
   .object({
-    clientId: z.string().describe('The agent (OAuth client) the token belongs to.'),
+    clientId: z.string().describe('The OAuth client the token was issued to.'),
+    agent: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .describe('The agent the token belongs to (null: a token from before agents were recorded).'),
     tokenKind: z.enum(TOKEN_KINDS),
     scopes: z
       .array(z.string())
@@ -160,3 +181,24 @@ export const AgentIntrospectionClaims = z.object({
   limit_monthly: z.int().min(0).nullable().optional(),
 });
 export type AgentIntrospectionClaims = z.infer<typeof AgentIntrospectionClaims>;
+
+/** gateway.usage.get: the auth service's dashboard asks the gateway what the owner's agents used. */
+export const UsageQuery = z.object({
+  accountId: z.string().min(1),
+  /** The agents, by their OAuth client id (what the usage counters are keyed by). */
+  clientIds: z.array(z.string().min(1)).max(1000),
+});
+export type UsageQuery = z.infer<typeof UsageQuery>;
+
+export const AgentUsage = z.object({
+  clientId: z.string(),
+  /** Requests in the current UTC day and month. */
+  today: z.int().min(0),
+  thisMonth: z.int().min(0),
+  lastUsedAt: Timestamp.nullable(),
+});
+export type AgentUsage = z.infer<typeof AgentUsage>;
+
+/** One entry per asked client id, in the order asked (zeros for an agent that never called). */
+export const UsageReport = z.object({ agents: z.array(AgentUsage) });
+export type UsageReport = z.infer<typeof UsageReport>;

@@ -15,6 +15,8 @@ export const MessageHeaders = {
   clientId: 'pag-client-id',
   scopes: 'pag-scopes',
   tokenKind: 'pag-token-kind',
+  /** The caller's network address as the gateway saw it (rate limits of unauthenticated routes). */
+  clientAddress: 'pag-client-address',
 } as const;
 
 /** What the gateway sends on a request subject; the reply is the route's response body. */

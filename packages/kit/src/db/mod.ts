@@ -6,6 +6,8 @@ export { MigrationError } from './migration-error.ts';
 export { PRISMA_MIGRATE_LOCK_KEY } from './migration-lock.ts';
 export type { ApplyMigrationsOptions, ApplyMigrationsResult } from './migrations.ts';
 export { applyMigrations } from './migrations.ts';
+export type { NotificationListener } from './notifications.ts';
+export { listenForNotifications } from './notifications.ts';
 export type { DisconnectableClient, PrismaClientOptions } from './prisma.ts';
 export { createPrismaClient } from './prisma.ts';
 export type { SchemaDriftOptions } from './schema-drift.ts';

@@ -1,23 +1,27 @@
 /**
- * The HTML pages (src/interactions: login, consent, sign-up, owner pages), mounted before the
+ * The HTML pages (src/interactions: login, consent, sign-up; src/dashboard), mounted before the
  * discovery routes and oidc-provider.
  */
 import type { Router } from '@koa/router';
-import type { Logger } from '@pag/kit';
+import type { Bus, Logger } from '@pag/kit';
 import type { AuthCore } from '../core.ts';
+import { createDashboardRouter } from '../dashboard/mod.ts';
+import type { CookiePolicy } from '../interactions/csrf.ts';
 import { createInteractionRouter, createOwnerRouter } from '../interactions/mod.ts';
 
 export interface PageRouters {
   routers: Router[];
 }
 
-export function pageRouters(options: { core: AuthCore; logger: Logger }): PageRouters {
-  const { core, logger } = options;
+export function pageRouters(options: { core: AuthCore; bus: Bus; logger: Logger }): PageRouters {
+  const { core, bus, logger } = options;
   const { provider, accounts, agents, publicUrl } = core;
+  const cookies: CookiePolicy = { secure: publicUrl.startsWith('https:') };
   return {
     routers: [
       createInteractionRouter({ provider, accounts, agents, logger }),
       createOwnerRouter({ accounts, logger, config: { publicUrl } }),
+      createDashboardRouter({ core, bus, logger, cookies }),
     ],
   };
 }

@@ -3,6 +3,7 @@
  * Authentication section, each with curl examples, every URL built from PUBLIC_URL.
  */
 import { HANDSHAKE_SCOPES, ScopeCatalogue } from '@pag/contracts';
+import { DEFAULT_CREATION_LIMITS } from '../handshakes/creation-limits.ts';
 import { OAUTH_ROUTES } from '../provider/routes.ts';
 
 function scopeTable(): string {
@@ -11,7 +12,12 @@ function scopeTable(): string {
     .join('\n');
 }
 
+function handshakeScopes(): string {
+  return HANDSHAKE_SCOPES.map((scope) => `- \`${scope}\`: ${ScopeCatalogue[scope].description}`).join('\n');
+}
+
 export function authGuide(base: string): string {
+  const limits = DEFAULT_CREATION_LIMITS;
   const api = `${base}/api/v1`;
   const oauth = (route: keyof typeof OAUTH_ROUTES) => `${base}${OAUTH_ROUTES[route]}`;
   return `# Authenticating with this gateway
@@ -95,14 +101,46 @@ section 1. It works until the owner revokes it there.
 
 ## 4. An Ed25519 device keypair
 
-Register your public key as a device credential, then wait for the owner to claim and approve it
-at ${base}/dashboard/devices (they compare the \`userCode\` you show them). Until then, calls with
-the device credential return 403.
+Register your public key (raw 32 bytes base64url, or a public JWK \`{"kty":"OKP","crv":"Ed25519","x":…}\`):
 
 \`\`\`sh
+openssl genpkey -algorithm ed25519 -out device.pem
+b64url() { basenc --base64url -w0 | tr -d '='; }
+PUB=$(openssl pkey -in device.pem -pubout -outform DER | tail -c 32 | b64url)
 curl -X POST ${api}/agentic/asc/register -H 'Content-Type: application/json' \\
-  -d '{"publicKey": "<32-byte Ed25519 public key, base64url>", "deviceName": "alice-laptop (MCP)"}'
+  -d '{"publicKey": "'"$PUB"'", "deviceName": "alice-laptop (MCP)"}'
 \`\`\`
+
+The answer (201) holds \`deviceId\` (also your OAuth \`client_id\`), \`userCode\`, \`claimUrl\` and
+\`fingerprint\` (SHA-256 of your raw key, base64url). Show your human the claim URL and the
+fingerprint: the owner claims the device within 24 hours at ${base}/dashboard/devices/claim,
+compares the fingerprint and approves it. A key registers once (409 afterwards); at most 10
+registrations per hour per address (429 with Retry-After).
+
+Get an access token with a fresh signed assertion (RFC 7523), one per request:
+
+\`\`\`sh
+HEADER=$(printf '{"alg":"EdDSA","typ":"JWT"}' | b64url); NOW=$(date +%s)
+PAYLOAD=$(printf '{"iss":"%s","sub":"%s","aud":"${oauth('token')}","iat":%d,"exp":%d,"jti":"%s"}' \\
+  "$DEVICE_ID" "$DEVICE_ID" "$NOW" "$((NOW + 120))" "$(openssl rand -hex 16)" | b64url)
+printf %s "$HEADER.$PAYLOAD" > signing-input
+SIG=$(openssl pkeyutl -sign -inkey device.pem -rawin -in signing-input | b64url)
+curl -X POST ${oauth('token')} -d grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer \\
+  -d assertion=$HEADER.$PAYLOAD.$SIG -d client_id=$DEVICE_ID
+\`\`\`
+
+Assertion rules: alg \`EdDSA\`; \`iss\` and \`sub\` are your device id; \`aud\` is ${oauth('token')}
+(or ${base}); \`exp\` at most 5 minutes ahead; \`iat\` now; \`jti\` unique (a replay is refused).
+The answer is \`{"access_token", "token_type": "Bearer", "expires_in": 3600, "scope"}\`; use it as
+in section 1 and sign a new assertion when it expires (no refresh token).
+
+| device state | token endpoint answer |
+|---|---|
+| pending (not yet claimed or approved) | 403 \`{"error": "device_pending_approval"}\`: wait, retry later |
+| approved | 200 with an access token |
+| denied | 400 \`{"error": "invalid_grant"}\`: register a new key to ask again |
+| revoked | 401 \`{"error": "invalid_client"}\`: final |
+| bad assertion (signature, aud, exp, replayed jti…) | 400 \`{"error": "invalid_grant"}\` saying which rule |
 
 ## 5. Account sign-up
 
@@ -111,14 +149,27 @@ dashboard token) or approve them (OAuth consent, device approval, handshake).
 
 ## 6. Without a usable token: the handshake
 
-Ask the owner for access, then poll until the status is \`approved\`; the owner then shares a new
-token with you, which you use as your Bearer token. Requestable scopes: ${HANDSHAKE_SCOPES.map((s) => `\`${s}\``).join(', ')}.
+Ask the owner for access, show your human the \`claimUrl\` from the answer, then poll the status
+until it is \`approved\` or \`denied\`. The owner decides at ${base}/dashboard/handshakes, may grant
+fewer scopes than you asked for and set daily and monthly limits, and gives you the new token out
+of band: use it as your Bearer token. On a gateway with several owners your request waits until an
+owner opens the \`claimUrl\`. The status follows the token: if the owner later revokes it, the
+status reads \`denied\`.
+
+Requestable scopes (nothing else can be asked for this way):
+${handshakeScopes()}
 
 \`\`\`sh
 curl -X POST ${api}/handshakes -H 'Content-Type: application/json' \\
   -d '{"agentId": "my-agent@host", "requestedScopes": ["read"], "message": "Who I am and why I need access."}'
+# 201 {"handshakeId": "hs_…", "status": "pending", "claimUrl": "${base}/dashboard/handshakes/claim?code=…"}
 curl ${api}/handshakes/$HANDSHAKE_ID/status
+# {"handshakeId": "hs_…", "status": "pending" | "approved" | "denied"}
 \`\`\`
+
+Limits: ${limits.perClientPerHour} handshakes per hour per client address; per \`agentId\`,
+${limits.pendingPerAgent} pending at once and ${limits.perAgentPerHour} per hour. Over a limit: 429
+\`RATE_LIMITED\` with Retry-After. An unknown \`handshakeId\` is 404.
 
 ## Scopes
 

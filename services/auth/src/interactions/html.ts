@@ -61,15 +61,28 @@ button{margin-top:1.25rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}
 .actions{display:flex;gap:1rem;align-items:flex-end}
 .error{border-left:4px solid #b00020;padding:.5rem 1rem;background:#fdecee}
 .note{color:#555;font-size:.9rem}
+main.wide{max-width:60rem}
+.nav{display:flex;gap:1.5rem;list-style:none;padding:0;margin:0 0 1rem}
+.nav a[aria-current]{font-weight:700}
+form.inline{display:inline}
+form.inline button{margin-top:0}
+table{border-collapse:collapse;width:100%;margin-top:1rem}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+fieldset{border:1px solid #ddd;margin-top:1rem}
+input[type=checkbox],input[type=radio]{display:inline;width:auto;margin-right:.5rem}
+.secret{font-family:monospace;word-break:break-all;background:#fff8d6;padding:.75rem;border:1px solid #e0c200}
+.ok{border-left:4px solid #1b7f3b;padding:.5rem 1rem;background:#e9f7ee}
 `);
 
 export interface PageOptions {
   title: string;
   body: SafeHtml;
+  /** A wider page (dashboards with tables). */
+  wide?: boolean;
 }
 
 /** A whole page: the title is also the page's one h1. */
-export function page({ title, body }: PageOptions): string {
+export function page({ title, body, wide = false }: PageOptions): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -80,7 +93,7 @@ export function page({ title, body }: PageOptions): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<main>
+${wide ? trusted('<main class="wide">') : trusted('<main>')}
 <h1>${title}</h1>
 ${body}
 </main>

@@ -5,7 +5,7 @@
 import { PASSWORD_MIN_LENGTH } from '../accounts/credentials.ts';
 import { csrfField } from './csrf.ts';
 import type { SafeHtml } from './html.ts';
-import { errorBox, html, page } from './html.ts';
+import { errorBox, html, page, trusted } from './html.ts';
 
 export interface OwnerFormInput {
   csrf: string;
@@ -34,9 +34,15 @@ ${csrfField(csrf)}
 }
 
 /** The email and password form of both sign-in pages (the owner's own, and an OAuth interaction's). */
-export function signInForm(action: string, csrf: string, email: string | undefined): SafeHtml {
+export function signInForm(
+  action: string,
+  csrf: string,
+  email: string | undefined,
+  next?: string | undefined,
+): SafeHtml {
   return html`<form method="post" action="${action}">
 ${csrfField(csrf)}
+${next === undefined ? trusted('') : html`<input type="hidden" name="next" value="${next}">`}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ''}">
 <label for="password">Password</label>
@@ -45,29 +51,16 @@ ${csrfField(csrf)}
 </form>`;
 }
 
-export function ownerLoginPage({ csrf, email, error }: OwnerFormInput): string {
+export function ownerLoginPage({
+  csrf,
+  email,
+  error,
+  next,
+}: OwnerFormInput & { next?: string | undefined }): string {
   return page({
     title: 'Sign in',
     body: html`${errorBox(error)}
-${signInForm('/login', csrf, email)}
+${signInForm('/login', csrf, email, next)}
 <p class="note">No account yet? <a href="/signup">Create one</a>.</p>`,
-  });
-}
-
-export interface DashboardPageInput {
-  csrf: string;
-  email: string;
-  plan: string;
-}
-
-export function dashboardPage({ csrf, email, plan }: DashboardPageInput): string {
-  return page({
-    title: 'Your gateway',
-    body: html`<p>Signed in as <strong>${email}</strong> (plan: ${plan}).</p>
-<p class="note">Token and client management will appear here.</p>
-<form method="post" action="/logout">
-${csrfField(csrf)}
-<button type="submit">Sign out</button>
-</form>`,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The owner's sign-up, sign-in, dashboard and sign-out through HTTP, against a real PostgreSQL:
+ * The owner's sign-up, sign-in and sign-out through HTTP, against a real PostgreSQL:
  * cookies carry the right flags, CSRF is required, a forged session is ignored.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -7,6 +7,7 @@ import { Browser, csrfOf, locationOf } from '@pag/testkit';
 import { AccountStore } from '../accounts/account-store.ts';
 import type { AccountsTestDatabase } from '../accounts/test-database.ts';
 import { startAccountsTestDatabase } from '../accounts/test-database.ts';
+import { dashboardPath } from './owner-router.ts';
 import type { TestAuthApp } from './test-auth-app.ts';
 import { startTestAuthApp } from './test-auth-app.ts';
 
@@ -55,11 +56,8 @@ describe('owner pages', () => {
     expect(session?.attributes).not.toMatch(/secure/i);
     expect(browser.cookie('pag_owner.sig')).toBeDefined();
 
-    const dashboard = await browser.get('/dashboard/tokens');
-    expect(dashboard.status).toBe(200);
-    expect(await dashboard.text()).toContain(
-      'Signed in as <strong>new.owner@example.com</strong> (plan: free)',
-    );
+    // Signed in: /login goes on to the dashboard (src/dashboard, tested with the service).
+    expect(locationOf(await browser.get('/login'), app.url)).toBe('/dashboard/tokens');
   });
 
   test('sign-up refuses differing passwords, short ones and a taken email, keeping the email typed', async () => {
@@ -98,7 +96,7 @@ describe('owner pages', () => {
     expect(again.cookie('pag_owner')).toBeUndefined();
   });
 
-  test('sign-in, dashboard, sign-out; afterwards the dashboard sends to /login', async () => {
+  test('sign-in, sign-out; afterwards /login shows the form again', async () => {
     const setup = new Browser(app.url);
     const password = 'login flow password';
     await setup.post('/signup', {
@@ -109,7 +107,6 @@ describe('owner pages', () => {
     });
 
     const browser = new Browser(app.url);
-    expect(locationOf(await browser.get('/dashboard'), app.url)).toBe('/login');
     const csrf = await formOf(browser, '/login');
     const wrong = await browser.post('/login', {
       _csrf: csrf,
@@ -121,16 +118,14 @@ describe('owner pages', () => {
     const signedIn = await browser.post('/login', { _csrf: csrf, email: 'flow@example.com', password });
     expect(signedIn.status).toBe(303);
     expect(locationOf(signedIn, app.url)).toBe('/dashboard/tokens');
-    const dashboard = await (await browser.get('/dashboard')).text();
-    expect(dashboard).toContain('flow@example.com');
     // Signed in already: /login goes on to the dashboard.
     expect(locationOf(await browser.get('/login'), app.url)).toBe('/dashboard/tokens');
 
-    const out = await browser.post('/logout', { _csrf: csrfOf(dashboard) });
+    const out = await browser.post('/logout', { _csrf: csrf });
     expect(out.status).toBe(303);
     expect(locationOf(out, app.url)).toBe('/login');
     expect(browser.cookie('pag_owner')).toBeUndefined();
-    expect(locationOf(await browser.get('/dashboard'), app.url)).toBe('/login');
+    expect((await browser.get('/login')).status).toBe(200);
   });
 
   test('POSTs without the CSRF token are refused; sign-out without it keeps the session', async () => {
@@ -141,7 +136,8 @@ describe('owner pages', () => {
     const csrf = await formOf(browser, '/signup');
     await browser.post('/signup', { _csrf: csrf, email: 'csrf@example.com', password, confirm: password });
     expect((await browser.post('/logout', {})).status).toBe(403);
-    expect((await browser.get('/dashboard')).status).toBe(200);
+    // Still signed in: /login goes on to the dashboard.
+    expect((await browser.get('/login')).status).toBe(303);
   });
 
   test('a form over 16 KB is refused with 413 before anything is checked', async () => {
@@ -169,9 +165,10 @@ describe('owner pages', () => {
     const [accountId = ''] = value.split('.');
     const forged = new Browser(app.url);
     forged.setCookie('pag_owner', `${accountId}.99999999999`);
-    expect(locationOf(await forged.get('/dashboard'), app.url)).toBe('/login');
+    // Not signed in: /login shows its form rather than going on to the dashboard.
+    expect((await forged.get('/login')).status).toBe(200);
     forged.setCookie('pag_owner.sig', browser.cookie('pag_owner.sig')?.value ?? '');
-    expect(locationOf(await forged.get('/dashboard'), app.url)).toBe('/login');
+    expect((await forged.get('/login')).status).toBe(200);
   });
 
   test('behind an https PUBLIC_URL proxy the cookies are Secure', async () => {
@@ -195,5 +192,49 @@ describe('owner pages', () => {
     } finally {
       await secureApp.close();
     }
+  });
+});
+
+describe('dashboardPath (where /login goes on to)', () => {
+  test('signing in from a claim link goes back to it', async () => {
+    const setup = new Browser(app.url);
+    const password = 'next page password';
+    await setup.post('/signup', {
+      _csrf: await formOf(setup, '/signup'),
+      email: 'next@example.com',
+      password,
+      confirm: password,
+    });
+    const browser = new Browser(app.url);
+    const next = '/dashboard/devices/claim?user_code=ABCD-EFGH';
+    const form = await (await browser.get(`/login?next=${encodeURIComponent(next)}`)).text();
+    expect(form).toContain(`name="next" value="${next}"`);
+    const signedIn = await browser.post('/login', {
+      _csrf: csrfOf(form),
+      email: 'next@example.com',
+      password,
+      next,
+    });
+    expect(locationOf(signedIn, app.url)).toBe(next);
+    const offsite = await browser.post('/login', {
+      _csrf: csrfOf(form),
+      email: 'next@example.com',
+      password,
+      next: '//evil.example/',
+    });
+    expect(locationOf(offsite, app.url)).toBe('/dashboard/tokens');
+  });
+
+  test.each([
+    ['/dashboard/devices/claim?user_code=ABCD-EFGH', '/dashboard/devices/claim?user_code=ABCD-EFGH'],
+    ['/dashboard', '/dashboard'],
+    ['//evil.example/dashboard', undefined],
+    ['/dashboard@evil.example', undefined],
+    ['https://evil.example/dashboard/tokens', undefined],
+    ['/dashboards', undefined],
+    ['/login', undefined],
+    [['/dashboard/tokens'], undefined],
+  ])('%j → %j', (value, expected) => {
+    expect(dashboardPath(value)).toBe(expected);
   });
 });

@@ -10,14 +10,13 @@
 import { Router } from '@koa/router';
 import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
-import type { Context } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { CookiePolicy } from './csrf.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
-import { dashboardPage, ownerLoginPage, signupPage } from './owner-pages.ts';
+import { ownerLoginPage, signupPage } from './owner-pages.ts';
 import { currentOwner, endOwnerSession, startOwnerSession } from './owner-session.ts';
-import { pageGuard, sendPage } from './page-security.ts';
+import { pageGuard, seeOther, sendPage } from './page-security.ts';
 
 export interface OwnerRouterOptions {
   accounts: AccountStore;
@@ -29,9 +28,16 @@ export interface OwnerRouterOptions {
 /** Where an owner lands after signing in (the dashboards of issue 4). */
 export const AFTER_SIGN_IN = '/dashboard/tokens';
 
-function seeOther(ctx: Context, path: string): void {
-  ctx.redirect(path);
-  ctx.status = 303;
+/**
+ * Where to go after signing in, when a dashboard page sent the owner to /login (e.g. a claim link
+ * opened while signed out): only a path of our own dashboard, never another origin.
+ */
+export function dashboardPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/dashboard') || value.length > 2048) return undefined;
+  const url = URL.parse(value, 'http://origin.invalid');
+  if (url === null || url.origin !== 'http://origin.invalid') return undefined;
+  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/')) return undefined;
+  return `${url.pathname}${url.search}`;
 }
 
 export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptions): Router {
@@ -64,16 +70,18 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
   });
 
   router.get('/login', (ctx) => {
-    if (currentOwner(ctx)) return seeOther(ctx, AFTER_SIGN_IN);
-    sendPage(ctx, 200, ownerLoginPage({ csrf: csrfToken(ctx, cookies) }));
+    const next = dashboardPath(ctx.query.next);
+    if (currentOwner(ctx)) return seeOther(ctx, next ?? AFTER_SIGN_IN);
+    sendPage(ctx, 200, ownerLoginPage({ csrf: csrfToken(ctx, cookies), next }));
   });
 
   router.post('/login', formBody, async (ctx) => {
     const form = formFields(ctx);
     checkCsrf(ctx, form);
     const email = form.email ?? '';
+    const next = dashboardPath(form.next);
     const again = (status: number, error: string) =>
-      sendPage(ctx, status, ownerLoginPage({ csrf: csrfToken(ctx, cookies), email, error }));
+      sendPage(ctx, status, ownerLoginPage({ csrf: csrfToken(ctx, cookies), email, error, next }));
     const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined);
     if (result.outcome === 'throttled') {
       ctx.set('Retry-After', String(result.retryAfterSeconds));
@@ -82,28 +90,13 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
     if (result.outcome === 'rejected') return again(401, 'The email or password is wrong.');
     logger.info({ accountId: result.account.id }, 'owner signed in');
     startOwnerSession(ctx, result.account.id, cookies);
-    seeOther(ctx, AFTER_SIGN_IN);
+    seeOther(ctx, next ?? AFTER_SIGN_IN);
   });
 
   router.post('/logout', formBody, (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     endOwnerSession(ctx, cookies);
     seeOther(ctx, '/login');
-  });
-
-  // Issue 4 replaces /dashboard/tokens with the token list; until then both say who is signed in.
-  router.get(['/dashboard', AFTER_SIGN_IN], async (ctx) => {
-    const session = currentOwner(ctx);
-    const account = session ? await accounts.findById(session.accountId) : null;
-    if (!account) {
-      endOwnerSession(ctx, cookies);
-      return seeOther(ctx, '/login');
-    }
-    sendPage(
-      ctx,
-      200,
-      dashboardPage({ csrf: csrfToken(ctx, cookies), email: account.email, plan: account.plan }),
-    );
   });
 
   return router;

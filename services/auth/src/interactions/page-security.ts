@@ -34,6 +34,12 @@ export function setPageHeaders(ctx: Context, extraFormTargets: readonly string[]
   ctx.set('Cache-Control', 'no-store');
 }
 
+/** After a POST: on to a page with a 303, so a reload does not repeat the action. */
+export function seeOther(ctx: Context, path: string): void {
+  ctx.redirect(path);
+  ctx.status = 303;
+}
+
 /** Renders a page with its status. */
 export function sendPage(ctx: Context, status: number, body: string): void {
   ctx.status = status;

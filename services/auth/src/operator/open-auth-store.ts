@@ -15,6 +15,7 @@ import { rotateSigningKeys } from '../keys/signing-keys.ts';
 import type { RevokedAccess } from '../store/oidc-adapter.ts';
 import type { RegisteredClient } from '../store/registered-clients.ts';
 import { listRegisteredClients } from '../store/registered-clients.ts';
+import { notifyRevocations } from '../store/revocation-relay.ts';
 
 export interface AuthStore extends AuthCore, AsyncDisposable {
   /** Adds a signing key and retires the current ones; replicas sign with it from their next start. */
@@ -28,7 +29,7 @@ export interface OpenAuthStoreOptions {
   /** PUBLIC_URL of the deployment the data belongs to (the issuer, the tokens' audience). */
   publicUrl: string;
   logger: Logger;
-  /** Told of tokens a command revoked, so running services can evict them. */
+  /** Told of tokens a command revoked; default: NOTIFY, which running auth services relay to their bus. */
   onAccessTokensRevoked?: (revoked: RevokedAccess[]) => Promise<void>;
 }
 
@@ -44,7 +45,8 @@ export async function openAuthStore(options: OpenAuthStoreOptions): Promise<Auth
       config,
       publicUrl: options.publicUrl,
       prisma,
-      onAccessTokensRevoked: options.onAccessTokensRevoked ?? (async () => {}),
+      // Running services learn of the command's revocations through the database (revocation-relay.ts).
+      onAccessTokensRevoked: options.onAccessTokensRevoked ?? notifyRevocations(prisma),
       logger,
     });
     return {

@@ -6,7 +6,7 @@
  * names the protected-resource metadata (RFC 9728) so an OAuth client can find the authorization
  * server from the 401 alone.
  */
-import type { Plan } from '@pag/contracts';
+import type { Plan, TokenKind } from '@pag/contracts';
 import { API_PREFIX, AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { state } from './state.ts';
@@ -22,6 +22,12 @@ export interface TokenIdentity {
   audience: string[];
   /** The owner's plan when the auth service states it. */
   plan: Plan | undefined;
+  /** How the token came to be ('oauth' when the auth service does not say). */
+  tokenKind: TokenKind;
+  /** The agent the token belongs to; null when introspection names none. */
+  agent: { id: string; name: string } | null;
+  /** The agent's request limits per UTC day and month; null: no limit of that period. */
+  limits: { daily: number | null; monthly: number | null };
 }
 
 /** RFC 7662 introspection, behind an interface so the gateway does not know how it is done. */

@@ -22,14 +22,24 @@ export interface DispatchOptions {
 
 export function dispatch(options: DispatchOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const { route, params = {}, body, requestId } = state(res);
+    const { route, params = {}, body, requestId, identity } = state(res);
     if (route === undefined) return next(new AppError('ROUTE_NOT_FOUND', `No endpoint at ${req.path}.`));
     try {
       const handler = options.local.get(route.id);
       if (handler !== undefined) return await handler(req, res);
       if (route.subject === null) throw notRunning(route.service);
       const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
-      const reply = await requestService(options, route, route.subject, message, requestId);
+      const headers: Record<string, string> = {
+        [MessageHeaders.requestId]: requestId,
+        [MessageHeaders.clientAddress]: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      };
+      if (identity !== undefined) {
+        headers[MessageHeaders.accountId] = identity.accountId;
+        headers[MessageHeaders.clientId] = identity.clientId;
+        headers[MessageHeaders.scopes] = identity.scopes.join(' ');
+        headers[MessageHeaders.tokenKind] = identity.tokenKind;
+      }
+      const reply = await requestService(options, route, route.subject, message, headers);
       res.status(route.successStatus).json(reply);
     } catch (error) {
       next(error);
@@ -43,13 +53,13 @@ async function requestService(
   route: RouteDefinition,
   subject: string,
   message: DispatchRequest,
-  requestId: string,
+  headers: Record<string, string>,
 ): Promise<unknown> {
   const { service } = route;
   try {
     return await options.bus.request(subject, message, {
       timeoutMs: options.timeoutMs,
-      headers: { [MessageHeaders.requestId]: requestId },
+      headers,
     });
   } catch (error) {
     if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw notRunning(service, error);

@@ -1,27 +1,56 @@
 /**
  * The gateway's Introspector on top of the kit's RFC 7662 client: maps an active token to the
- * identity the pipeline uses. A token that acts for no owner account is refused, because every
- * request under /api/v1 belongs to a tenant.
+ * identity the pipeline uses, with the agent claims the auth service adds (plan, token kind, the
+ * agent and its limits; AgentIntrospectionClaims). A token that acts for no owner account is
+ * refused, because every request under /api/v1 belongs to a tenant. Claims that do not match
+ * their schema are the auth service's fault (503), never read as "no limit".
  */
-import type { Plan } from '@pag/contracts';
-import { PLANS } from '@pag/contracts';
-import type { IntrospectionClient } from '@pag/kit';
+import { AgentIntrospectionClaims, AppError } from '@pag/contracts';
+import type { ActiveToken, IntrospectionClient } from '@pag/kit';
 import type { Introspector, TokenIdentity } from './authenticate.ts';
+
+/** The client hands out the same object while an answer is cached, so it is read once. */
+const identities = new WeakMap<ActiveToken, TokenIdentity>();
 
 export function kitIntrospector(client: IntrospectionClient): Introspector {
   return {
     async introspect(token: string, requestId: string): Promise<TokenIdentity | null> {
       const active = await client.introspect(token, { requestId });
       if (active === null || active.accountId === undefined) return null;
-      const plan = active.extra.plan;
-      return {
-        accountId: active.accountId,
-        clientId: active.clientId,
-        scopes: active.scopes,
-        expiresAt: active.expiresAt,
-        audience: active.audience,
-        plan: (PLANS as readonly unknown[]).includes(plan) ? (plan as Plan) : undefined,
-      };
+      let identity = identities.get(active);
+      if (identity === undefined) {
+        identity = identityOf(active, active.accountId);
+        identities.set(active, identity);
+      }
+      return identity;
     },
+  };
+}
+
+export function identityOf(active: ActiveToken, accountId: string): TokenIdentity {
+  const parsed = AgentIntrospectionClaims.safeParse(active.extra);
+  if (!parsed.success) {
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The auth service answered introspection with malformed agent claims.',
+      {
+        cause: parsed.error,
+      },
+    );
+  }
+  const claims = parsed.data;
+  return {
+    accountId,
+    clientId: active.clientId,
+    scopes: active.scopes,
+    expiresAt: active.expiresAt,
+    audience: active.audience,
+    plan: claims.plan,
+    tokenKind: claims.token_kind ?? 'oauth',
+    agent:
+      claims.agent_id === undefined
+        ? null
+        : { id: claims.agent_id, name: claims.agent_name ?? claims.agent_id },
+    limits: { daily: claims.limit_daily ?? null, monthly: claims.limit_monthly ?? null },
   };
 }

@@ -3,6 +3,7 @@
  */
 import type { RouteDefinition } from '@pag/contracts';
 import type { Response } from 'express';
+import type { UsageCounts, UsageWindows } from '../domain/usage-windows.ts';
 import type { TokenIdentity } from './authenticate.ts';
 
 export interface PipelineState {
@@ -13,6 +14,11 @@ export interface PipelineState {
   /** The request body after validation against the route's schema. */
   body?: unknown;
   identity?: TokenIdentity;
+  /**
+   * The windows of an authenticated request and, for an agent with limits, its requests in them,
+   * this one included (null: no limits, so counted without waiting for the numbers).
+   */
+  usage?: { windows: UsageWindows; counts: UsageCounts | null };
   /** The service a request was forwarded to as is (no route of the table applies). */
   forwardedTo?: 'auth';
 }

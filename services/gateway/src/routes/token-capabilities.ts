@@ -1,31 +1,48 @@
 /**
- * GET /api/v1/tokens/me/capabilities: what the calling token may do, from its introspection
- * alone (no extra round trip): the scopes as issued and expanded through the hierarchy, its
- * client, expiry, the owner's plan and every listed endpoint with whether it is allowed.
- * Limits are null until per-agent limits exist (issue 5).
+ * GET /api/v1/tokens/me/capabilities: what the calling token may do, from its introspection and
+ * the count this very request just took (no extra round trip): the scopes as issued and expanded
+ * through the hierarchy, its client and agent, kind, expiry, the owner's plan, the agent's limits
+ * with what it used of them (this request included), and every listed endpoint with whether it
+ * is allowed.
  */
 import type { TokenCapabilities } from '@pag/contracts';
 import { AppError, endpointsForScopes, expandScopes } from '@pag/contracts';
 import type { Request, Response } from 'express';
+import type { UsageCounts, UsageWindow, UsageWindows } from '../domain/usage-windows.ts';
 import type { TokenIdentity } from '../pipeline/authenticate.ts';
 import { state } from '../pipeline/state.ts';
 
-export function tokenCapabilities(identity: TokenIdentity): TokenCapabilities {
+type Usage = { windows: UsageWindows; counts: UsageCounts | null };
+
+function limitOf(limit: number | null, used: number | undefined, window: UsageWindow) {
+  if (limit === null) return null;
+  // Counts are read for every agent with a limit; missing ones would be a bug, not zero.
+  if (used === undefined) throw new AppError('INTERNAL_ERROR', 'A limit without its count.');
+  return { limit, used, resetsAt: window.endsAt.toISOString() };
+}
+
+export function tokenCapabilities(identity: TokenIdentity, usage: Usage): TokenCapabilities {
+  const { windows, counts } = usage;
   return {
     clientId: identity.clientId,
-    tokenKind: 'oauth',
+    agent: identity.agent,
+    tokenKind: identity.tokenKind,
     scopes: identity.scopes,
     expanded: expandScopes(identity.scopes),
     expiresAt: identity.expiresAt === undefined ? null : new Date(identity.expiresAt * 1000).toISOString(),
     plan: identity.plan ?? 'free',
-    limits: { daily: null, monthly: null },
+    limits: {
+      daily: limitOf(identity.limits.daily, counts?.day, windows.day),
+      monthly: limitOf(identity.limits.monthly, counts?.month, windows.month),
+    },
     endpoints: endpointsForScopes(identity.scopes),
   };
 }
 
 export function tokenCapabilitiesHandler(_req: Request, res: Response): void {
-  const { identity } = state(res);
-  // The route is a bearer route, so authentication has run; reaching here without one is a bug.
-  if (identity === undefined) throw new AppError('INTERNAL_ERROR', 'No token identity on a bearer route.');
-  res.status(200).json(tokenCapabilities(identity));
+  const { identity, usage } = state(res);
+  // The route is a bearer route, so authentication and counting have run; otherwise it is a bug.
+  if (identity === undefined || usage === undefined)
+    throw new AppError('INTERNAL_ERROR', 'No token identity or usage on a bearer route.');
+  res.status(200).json(tokenCapabilities(identity, usage));
 }

@@ -1,7 +1,19 @@
 import type { Command } from '../command.ts';
+import { agentCommands } from './agent.ts';
 import { clientList } from './client-list.ts';
+import { deviceCommands } from './device.ts';
+import { handshakeCommands } from './handshake.ts';
 import { keysRotate } from './keys-rotate.ts';
 import { ownerCreate } from './owner-create.ts';
+import { tokenCommands } from './token.ts';
 
 /** Every `pag` command, in the order `pag help` lists them. */
-export const COMMANDS: readonly Command[] = [ownerCreate, keysRotate, clientList];
+export const COMMANDS: readonly Command[] = [
+  ownerCreate,
+  ...tokenCommands,
+  ...agentCommands,
+  ...handshakeCommands,
+  ...deviceCommands,
+  keysRotate,
+  clientList,
+];

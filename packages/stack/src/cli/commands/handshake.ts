@@ -1,0 +1,119 @@
+/**
+ * `pag handshake list --owner E`: the owner's pending handshakes, oldest first.
+ * `pag handshake approve --owner E --id hs_… [--scopes "read"] [--daily N] [--monthly N]`: approves
+ * one with the requested scopes or fewer (never more) and optional limits, as /dashboard/handshakes
+ * does; the new token is the last line printed, once.
+ * `pag handshake deny --owner E --id hs_…`.
+ * `pag handshake claim --owner E --code C`: makes an unassigned handshake the owner's (the code
+ * is the one in the claim link the agent showed).
+ * Each acts within the owner named by --owner: another owner's handshake is "not found".
+ */
+import type { HandshakeRecord } from '@pag/auth';
+import { HandshakeStore } from '@pag/auth';
+import type { Command, CommandContext } from '../command.ts';
+import { CliError, requireString } from '../command.ts';
+import { agentLine, ownerAccount } from './agent.ts';
+
+type Store = Awaited<ReturnType<CommandContext['openAuth']>>;
+
+function handshakesOf(store: Store): HandshakeStore {
+  return new HandshakeStore({ prisma: store.prisma, agents: store.agents, publicUrl: store.publicUrl });
+}
+
+/** A whole number option; its range is AgentStore's to check (and to word). */
+function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
+  const value = context.values[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw new CliError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+function handshakeLine(record: HandshakeRecord): string {
+  return [
+    record.id,
+    JSON.stringify(record.agentRef),
+    `asks ${record.requestedScopes.join(' ')}`,
+    `created ${record.createdAt.toISOString()}`,
+    `message ${JSON.stringify(record.message)}`,
+  ].join('  ');
+}
+
+const handshakeList: Command = {
+  name: 'handshake list',
+  usage: '--owner E',
+  options: { owner: { type: 'string' } },
+  async run(context) {
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const pending = await handshakesOf(store).pending(owner.id);
+    if (pending.length === 0) {
+      context.out(`no pending handshakes for ${owner.email}`);
+      return;
+    }
+    for (const record of pending) context.out(handshakeLine(record));
+  },
+};
+
+const handshakeApprove: Command = {
+  name: 'handshake approve',
+  usage: '--owner E --id hs_… [--scopes "s1 s2"] [--daily N] [--monthly N]',
+  options: {
+    owner: { type: 'string' },
+    id: { type: 'string' },
+    scopes: { type: 'string' },
+    daily: { type: 'string' },
+    monthly: { type: 'string' },
+  },
+  async run(context) {
+    const id = requireString(context, 'id');
+    const scopesOption = context.values.scopes;
+    const scopes =
+      typeof scopesOption === 'string'
+        ? scopesOption.split(/\s+/).filter((scope) => scope !== '')
+        : undefined;
+    const dailyLimit = limitOption(context, 'daily');
+    const monthlyLimit = limitOption(context, 'monthly');
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const { handshake, agent, token } = await handshakesOf(store).approve(owner.id, id, {
+      scopes,
+      dailyLimit,
+      monthlyLimit,
+    });
+    context.out(`approved ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}:`);
+    context.out(agentLine(agent));
+    context.out(
+      'Give the agent this token; it is shown only this once. It sends it as "Authorization: Bearer <token>".',
+    );
+    context.out(token.value);
+  },
+};
+
+const handshakeDeny: Command = {
+  name: 'handshake deny',
+  usage: '--owner E --id hs_…',
+  options: { owner: { type: 'string' }, id: { type: 'string' } },
+  async run(context) {
+    const id = requireString(context, 'id');
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const handshake = await handshakesOf(store).deny(owner.id, id);
+    context.out(`denied ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
+  },
+};
+
+const handshakeClaim: Command = {
+  name: 'handshake claim',
+  usage: '--owner E --code C',
+  options: { owner: { type: 'string' }, code: { type: 'string' } },
+  async run(context) {
+    const code = requireString(context, 'code');
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const handshake = await handshakesOf(store).claim(owner.id, code);
+    context.out(`claimed ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
+  },
+};
+
+export const handshakeCommands: Command[] = [handshakeList, handshakeApprove, handshakeDeny, handshakeClaim];

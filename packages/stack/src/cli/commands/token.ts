@@ -1,0 +1,77 @@
+/**
+ * `pag token create --owner E --name N --scopes "s1 s2" [--daily N] [--monthly N] [--expires YYYY-MM-DD]`:
+ * a dashboard token (an agent of kind `dashboard`), as /dashboard/tokens makes one; the token is
+ * the last line printed, once (only its keyed hash is stored).
+ * `pag token revoke --owner E --agent ID`: revokes one of that owner's agents, of any kind;
+ * another owner's agent is "not found".
+ */
+import { endOfDay } from '@pag/auth';
+import type { Command, CommandContext } from '../command.ts';
+import { CliError, requireString } from '../command.ts';
+import { agentLine, ownerAccount } from './agent.ts';
+
+/** A whole number option; its range is AgentStore's to check (and to word). */
+function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
+  const value = context.values[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw new CliError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+const tokenCreate: Command = {
+  name: 'token create',
+  usage: '--owner E --name N --scopes "s1 s2" [--daily N] [--monthly N] [--expires YYYY-MM-DD]',
+  options: {
+    owner: { type: 'string' },
+    name: { type: 'string' },
+    scopes: { type: 'string' },
+    daily: { type: 'string' },
+    monthly: { type: 'string' },
+    expires: { type: 'string' },
+  },
+  async run(context) {
+    const name = requireString(context, 'name');
+    const scopes = requireString(context, 'scopes')
+      .split(/\s+/)
+      .filter((scope) => scope !== '');
+    const dailyLimit = limitOption(context, 'daily');
+    const monthlyLimit = limitOption(context, 'monthly');
+    const expires = context.values.expires;
+    // Through that day, UTC: the same reading as the dashboard's date field.
+    const expiresAt = typeof expires === 'string' ? endOfDay(expires, '--expires') : null;
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const agent = await store.agents.createAgent({
+      accountId: owner.id,
+      kind: 'dashboard',
+      name,
+      scopes,
+      dailyLimit,
+      monthlyLimit,
+      expiresAt,
+    });
+    const token = await store.agents.issueToken(agent);
+    context.out(`created a token for ${owner.email}:`);
+    context.out(agentLine(agent));
+    context.out('The token follows; it is shown only this once. Send it as "Authorization: Bearer <token>".');
+    context.out(token.value);
+  },
+};
+
+const tokenRevoke: Command = {
+  name: 'token revoke',
+  usage: '--owner E --agent ID',
+  options: { owner: { type: 'string' }, agent: { type: 'string' } },
+  async run(context) {
+    const agentId = requireString(context, 'agent');
+    await using store = await context.openAuth();
+    const owner = await ownerAccount(store, context);
+    const agent = await store.agents.revoke(owner.id, agentId);
+    context.out(
+      `revoked ${agent.id} ${JSON.stringify(agent.name)} of ${owner.email}: its tokens no longer work.`,
+    );
+  },
+};
+
+export const tokenCommands: Command[] = [tokenCreate, tokenRevoke];

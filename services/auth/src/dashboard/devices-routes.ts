@@ -1,0 +1,106 @@
+/**
+ * /dashboard/devices: the owner's devices (pending, approved, denied, revoked, with fingerprints),
+ * the claim form (/dashboard/devices/claim, the claim URL a device prints, `?user_code=` fills
+ * it), one device's page, and its decisions: approve (scopes from the catalogue, `read` by
+ * default, optional limits), deny, revoke. Every POST checks the CSRF token and ends in a 303 to
+ * the device's page; every store call names the signed-in owner, so another owner's device is
+ * "not found" (404 page).
+ */
+import type { Router } from '@koa/router';
+import { AppError, type DeviceEvent } from '@pag/contracts';
+import type { Context } from 'koa';
+import { DeviceStore } from '../devices/device-store.ts';
+import { checkCsrf } from '../interactions/csrf.ts';
+import { formBody, formFields } from '../interactions/form-body.ts';
+import { seeOther, sendPage } from '../interactions/page-security.ts';
+import { approvalOf, readApproveForm } from './devices-form.ts';
+import { claimPage, devicePage, devicesListPage } from './devices-pages.ts';
+import type { DashboardDeps } from './mod.ts';
+import { ownerOf } from './owner-context.ts';
+
+function deviceIdOf(ctx: Context): string {
+  return (ctx.params as Record<string, string | undefined>).deviceId ?? '';
+}
+
+export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void {
+  const { core, bus, logger } = deps;
+  const devices = new DeviceStore({
+    prisma: core.prisma,
+    agents: core.agents,
+    // The decision stands either way; nobody needs these events to act (revocation has its own).
+    onEvent: async (subject: string, event: DeviceEvent) => {
+      await bus.publish(subject, event).catch((error: unknown) => {
+        logger.error({ err: error, subject, deviceId: event.deviceId }, 'device event not published');
+      });
+    },
+  });
+
+  /** Reads the form and checks its CSRF token; an action's own fields are its business. */
+  const postedForm = (ctx: Context) => {
+    const form = formFields(ctx);
+    checkCsrf(ctx, form);
+    return form;
+  };
+
+  router.get('/devices', async (ctx) => {
+    const owner = ownerOf(ctx);
+    sendPage(ctx, 200, devicesListPage(owner, await devices.list(owner.id)));
+  });
+
+  router.get('/devices/claim', (ctx) => {
+    const typed = typeof ctx.query.user_code === 'string' ? ctx.query.user_code : '';
+    sendPage(ctx, 200, claimPage(ownerOf(ctx), typed));
+  });
+
+  router.post('/devices/claim', formBody, async (ctx) => {
+    const owner = ownerOf(ctx);
+    const typed = postedForm(ctx).user_code ?? '';
+    try {
+      const device = await devices.claim(owner.id, typed);
+      logger.info({ accountId: owner.id, deviceId: device.id }, 'device claimed');
+      seeOther(ctx, `/dashboard/devices/${device.id}`);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND')
+        return sendPage(ctx, 404, claimPage(owner, typed, error.message));
+      throw error;
+    }
+  });
+
+  router.get('/devices/:deviceId', async (ctx) => {
+    const owner = ownerOf(ctx);
+    sendPage(ctx, 200, devicePage({ owner, device: await devices.get(owner.id, deviceIdOf(ctx)) }));
+  });
+
+  router.post('/devices/:deviceId/approve', formBody, async (ctx) => {
+    const owner = ownerOf(ctx);
+    const id = deviceIdOf(ctx);
+    const values = readApproveForm(postedForm(ctx));
+    try {
+      const { agent } = await devices.approve(owner.id, id, approvalOf(values));
+      logger.info({ accountId: owner.id, deviceId: id, agentId: agent.id }, 'device approved');
+      seeOther(ctx, `/dashboard/devices/${id}`);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'INVALID_REQUEST') throw error;
+      const device = await devices.get(owner.id, id);
+      sendPage(ctx, 400, devicePage({ owner, device, form: values, error: error.message }));
+    }
+  });
+
+  router.post('/devices/:deviceId/deny', formBody, async (ctx) => {
+    const owner = ownerOf(ctx);
+    const id = deviceIdOf(ctx);
+    postedForm(ctx);
+    await devices.deny(owner.id, id);
+    logger.info({ accountId: owner.id, deviceId: id }, 'device denied');
+    seeOther(ctx, `/dashboard/devices/${id}`);
+  });
+
+  router.post('/devices/:deviceId/revoke', formBody, async (ctx) => {
+    const owner = ownerOf(ctx);
+    const id = deviceIdOf(ctx);
+    postedForm(ctx);
+    await devices.revoke(owner.id, id);
+    logger.info({ accountId: owner.id, deviceId: id }, 'device revoked');
+    seeOther(ctx, `/dashboard/devices/${id}`);
+  });
+}

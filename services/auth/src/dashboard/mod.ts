@@ -1,0 +1,33 @@
+/**
+ * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices, each from
+ * its own file, all behind requireOwner (signed-in owner, account on ctx.state.owner) and the
+ * page guard (security headers, error pages). Every POST checks the CSRF token.
+ */
+import { Router } from '@koa/router';
+import type { Bus, Logger } from '@pag/kit';
+import type { AuthCore } from '../core.ts';
+import type { CookiePolicy } from '../interactions/csrf.ts';
+import { pageGuard, seeOther } from '../interactions/page-security.ts';
+import { registerDeviceRoutes } from './devices-routes.ts';
+import { registerHandshakeRoutes } from './handshakes-routes.ts';
+import { requireOwner } from './owner-context.ts';
+import { registerTokenRoutes } from './tokens-routes.ts';
+
+export interface DashboardDeps {
+  core: AuthCore;
+  /** For the gateway's usage figures (GatewaySubjects.usageGet) and the services' events. */
+  bus: Bus;
+  logger: Logger;
+  cookies: CookiePolicy;
+}
+
+export function createDashboardRouter(deps: DashboardDeps): Router {
+  const router = new Router({ prefix: '/dashboard' });
+  router.use(pageGuard(deps.logger));
+  router.use(requireOwner(deps.core.accounts, deps.cookies));
+  router.get('/', (ctx) => seeOther(ctx, '/dashboard/tokens'));
+  registerTokenRoutes(router, deps);
+  registerHandshakeRoutes(router, deps);
+  registerDeviceRoutes(router, deps);
+  return router;
+}

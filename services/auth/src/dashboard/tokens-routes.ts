@@ -1,0 +1,84 @@
+/**
+ * /dashboard/tokens: the owner creates scoped bearer tokens, sees every agent with its usage
+ * against its limits, and revokes.
+ *
+ * What it enforces:
+ * - tenancy: every store call names the signed-in owner (another owner's agent is "not found");
+ * - CSRF on every POST (a 403 page otherwise);
+ * - the token is shown once, in the answer to the POST itself (201, no-store like every page):
+ *   never in a URL, a cookie or a log line; only its keyed hash rests in the database;
+ * - a mistake in the form re-renders it with the message (role=alert) and what was typed, 400;
+ * - revocation is final and immediate (AgentStore.revoke evicts every gateway cache), then a 303;
+ * - no gateway to tell the usage: the page says "usage unavailable" and works.
+ */
+import type { Router } from '@koa/router';
+import { AppError, MessageHeaders } from '@pag/contracts';
+import type { Context } from 'koa';
+import { checkCsrf } from '../interactions/csrf.ts';
+import { formBody, formFields } from '../interactions/form-body.ts';
+import { seeOther, sendPage } from '../interactions/page-security.ts';
+import type { DashboardDeps } from './mod.ts';
+import { ownerOf } from './owner-context.ts';
+import { EMPTY_TOKEN_FORM, readTokenForm, tokenRequest } from './tokens-form.ts';
+import type { TokensPageInput } from './tokens-pages.ts';
+import { tokensPage } from './tokens-pages.ts';
+import { agentUsage } from './tokens-usage.ts';
+
+type PageExtras = Pick<TokensPageInput, 'form' | 'error' | 'created'> & {
+  /** An agent just revoked (from the 303's query): confirmed if it is one of the owner's. */
+  revokedId?: string | undefined;
+};
+
+export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
+  const { agents } = deps.core;
+
+  async function render(ctx: Context, status: number, extras: PageExtras): Promise<void> {
+    const owner = ownerOf(ctx);
+    const list = await agents.list(owner.id);
+    const usage = await agentUsage(
+      {
+        bus: deps.bus,
+        logger: deps.logger,
+        accountId: owner.id,
+        requestId: ctx.get(MessageHeaders.requestId) || undefined,
+      },
+      list,
+    );
+    const { revokedId, ...shown } = extras;
+    const revoked = list.find((agent) => agent.id === revokedId && agent.status === 'revoked');
+    const notice = revoked && `Revoked “${revoked.name}”: its tokens no longer work.`;
+    sendPage(ctx, status, tokensPage({ owner, agents: list, usage, now: new Date(), notice, ...shown }));
+  }
+
+  router.get('/tokens', async (ctx) => {
+    const revokedId = typeof ctx.query.revoked === 'string' ? ctx.query.revoked : undefined;
+    await render(ctx, 200, { form: EMPTY_TOKEN_FORM, revokedId });
+  });
+
+  router.post('/tokens', formBody, async (ctx) => {
+    const fields = formFields(ctx);
+    checkCsrf(ctx, fields);
+    const owner = ownerOf(ctx);
+    const form = readTokenForm(fields);
+    let created: PageExtras['created'];
+    try {
+      const request = tokenRequest(form);
+      const agent = await agents.createAgent({ accountId: owner.id, kind: 'dashboard', ...request });
+      created = { agent, token: await agents.issueToken(agent) };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INVALID_REQUEST')
+        return render(ctx, 400, { form, error: error.message });
+      throw error;
+    }
+    deps.logger.info({ accountId: owner.id, agentId: created.agent.id }, 'dashboard token created');
+    await render(ctx, 201, { form: EMPTY_TOKEN_FORM, created });
+  });
+
+  router.post('/tokens/:agentId/revoke', formBody, async (ctx) => {
+    checkCsrf(ctx, formFields(ctx));
+    const owner = ownerOf(ctx);
+    const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '');
+    deps.logger.info({ accountId: owner.id, agentId: agent.id }, 'agent revoked on the dashboard');
+    seeOther(ctx, `/dashboard/tokens?revoked=${encodeURIComponent(agent.id)}`);
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * The rules of a handshake's life that need no database: what its id looks like, what status the
+ * agent sees, that a decision is taken once, and that approval can only narrow the request.
+ */
+import type { HandshakeStatusValue } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
+import type { Agent } from '../agents/agent-store.ts';
+import { checkScopes } from '../agents/agent-store.ts';
+import type { Handshake } from '../generated/prisma/client.ts';
+
+/** A handshake with what its status depends on: the state of the agent made on approval. */
+export type HandshakeRecord = Handshake & { agent: Pick<Agent, 'status' | 'expiresAt' | 'scopes'> | null };
+
+/** `hs_` and 22 base64url characters (16 random bytes), as newId makes them. */
+const HANDSHAKE_ID = /^hs_[A-Za-z0-9_-]{22}$/;
+
+/** What the agent sees: an approved handshake whose agent no longer holds a working token is denied. */
+export function effectiveStatus(record: HandshakeRecord, now = new Date()): HandshakeStatusValue {
+  if (record.status !== 'approved') return record.status;
+  const agent = record.agent;
+  const working =
+    agent !== null &&
+    agent.status === 'active' &&
+    (agent.expiresAt === null || agent.expiresAt.getTime() > now.getTime());
+  return working ? 'approved' : 'denied';
+}
+
+export function isHandshakeId(value: string): boolean {
+  return HANDSHAKE_ID.test(value);
+}
+
+export function notFound(id: string): AppError {
+  return new AppError('NOT_FOUND', `No handshake ${isHandshakeId(id) ? id : 'with this id'} among yours.`, {
+    hint: 'Pending requests are listed on /dashboard/handshakes; an unassigned one must be claimed first.',
+  });
+}
+
+export function assertPending(record: Pick<Handshake, 'id' | 'status'>): void {
+  if (record.status !== 'pending')
+    throw new AppError('CONFLICT', `Handshake ${record.id} was already decided.`, {
+      hint: 'A decision is final; the agent may ask again with a new handshake.',
+    });
+}
+
+/** The requested scopes or fewer, never more, at least one. */
+export function grantedScopes(requested: readonly string[], chosen: readonly string[] | undefined): string[] {
+  const scopes = checkScopes([...(chosen ?? requested)]);
+  const extra = scopes.find((scope) => !requested.includes(scope));
+  if (extra !== undefined)
+    throw new AppError('INVALID_REQUEST', `"${extra}" was not requested; you can only narrow the request.`, {
+      hint: `Choose among the requested scopes: ${requested.join(', ')}.`,
+    });
+  return scopes;
+}

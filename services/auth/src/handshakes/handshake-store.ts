@@ -1,0 +1,280 @@
+/**
+ * Handshakes: an agent without a token asks an owner for access; the owner approves (with the
+ * requested scopes or fewer, optional limits) or denies. Approval makes an agent of kind
+ * `handshake` and its token, which the owner shares with the agent out of band.
+ *
+ * What it enforces:
+ * - assignment: with exactly one owner account the handshake is that owner's at once; otherwise it
+ *   is nobody's until an owner claims it with the claim code (stored as SHA-256 only);
+ * - creation limits (creation-limits.ts), counted in PostgreSQL under an advisory lock per client
+ *   address and per agentId, so concurrent creations cannot both slip under a limit;
+ * - tenancy: every owner-side read and decision names the owner account; another owner's, an
+ *   unassigned or an unknown handshake is "not found", and so is a claim code of another owner's;
+ * - a decision is taken once: approving or denying a decided handshake is a CONFLICT, and two
+ *   approvals at once make one agent (the pending → approved update locks the row);
+ * - the status follows the token: an approved handshake whose agent was revoked reads `denied`.
+ */
+import type { HandshakeDecidedEvent, HandshakeScope, HandshakeStatusValue } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
+import type { Agent, AgentStore, IssuedToken } from '../agents/agent-store.ts';
+import { newId } from '../agents/agent-store.ts';
+import type { Handshake, PrismaClient } from '../generated/prisma/client.ts';
+import { claimCodeHash, claimUrl, clientAddressHash, newClaimCodeWithHash } from './claim-code.ts';
+import type { CreationLimits } from './creation-limits.ts';
+import { creationRefusal, DEFAULT_CREATION_LIMITS, HOUR_SECONDS } from './creation-limits.ts';
+import type { HandshakeRecord } from './handshake-rules.ts';
+import { assertPending, effectiveStatus, grantedScopes, isHandshakeId, notFound } from './handshake-rules.ts';
+
+export type { Handshake } from '../generated/prisma/client.ts';
+export type { HandshakeRecord } from './handshake-rules.ts';
+export { effectiveStatus, isHandshakeId } from './handshake-rules.ts';
+
+export interface NewHandshake {
+  agentRef: string;
+  requestedScopes: readonly HandshakeScope[];
+  message: string;
+  /** The caller's address as the gateway saw it (only its hash is stored). */
+  clientAddress: string;
+}
+
+export interface CreatedHandshake {
+  handshake: Handshake;
+  /** Where an owner claims it; the only place the claim code appears. */
+  claimUrl: string;
+}
+
+export interface Approval {
+  /** The scopes granted: the requested ones or fewer; absent: all requested. */
+  scopes?: readonly string[] | undefined;
+  dailyLimit?: number | null | undefined;
+  monthlyLimit?: number | null | undefined;
+}
+
+export interface ApprovedHandshake {
+  handshake: Handshake;
+  agent: Agent;
+  /** The token to share with the agent: shown once, never stored. */
+  token: IssuedToken;
+}
+
+export interface HandshakeStoreOptions {
+  prisma: PrismaClient;
+  agents: AgentStore;
+  publicUrl: string;
+  limits?: Partial<CreationLimits>;
+  now?: () => Date;
+  /** Told of every decision (the service publishes events.auth.handshake.decided). */
+  onDecided?: (event: HandshakeDecidedEvent) => Promise<void>;
+}
+
+/** Agent names are at most 100 characters; an agentId may have 128. */
+const AGENT_NAME_MAX = 100;
+
+/** Advisory lock classes of creation (pg_advisory_xact_lock(class, key)): one per kind of key. */
+const LOCK_CLASS_CLIENT = 7101;
+const LOCK_CLASS_AGENT = 7102;
+
+const WITH_AGENT = { agent: { select: { status: true, expiresAt: true, scopes: true } } } as const;
+
+export class HandshakeStore {
+  readonly #db: PrismaClient;
+  readonly #agents: AgentStore;
+  readonly #publicUrl: string;
+  readonly #limits: CreationLimits;
+  readonly #now: () => Date;
+  readonly #onDecided: (event: HandshakeDecidedEvent) => Promise<void>;
+
+  constructor(options: HandshakeStoreOptions) {
+    this.#db = options.prisma;
+    this.#agents = options.agents;
+    this.#publicUrl = options.publicUrl;
+    this.#limits = { ...DEFAULT_CREATION_LIMITS, ...options.limits };
+    this.#now = options.now ?? (() => new Date());
+    this.#onDecided = options.onDecided ?? (async () => {});
+  }
+
+  /** Records a request within the creation limits (else 429 RATE_LIMITED with Retry-After). */
+  async create(input: NewHandshake): Promise<CreatedHandshake> {
+    const now = this.#now();
+    const clientHash = clientAddressHash(input.clientAddress);
+    const claim = newClaimCodeWithHash();
+    const limits = this.#limits;
+    const handshake = await this.#db.$transaction(async (tx) => {
+      // Held until commit: a second creation for the same address or agentId counts this one.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_CLIENT}::int, hashtext(${clientHash}))`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_AGENT}::int, hashtext(${input.agentRef}))`;
+      const since = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+      const newest = async (where: object, take: number) =>
+        (
+          await tx.handshake.findMany({
+            where,
+            orderBy: { createdAt: 'desc' },
+            take,
+            select: { createdAt: true },
+          })
+        ).map((row) => row.createdAt);
+      const refusal = creationRefusal(
+        {
+          fromClient: await newest(
+            { clientHash, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perClientPerHour,
+          ),
+          ofAgent: await newest(
+            { agentRef: input.agentRef, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perAgentPerHour,
+          ),
+          pendingOfAgent: await newest(
+            {
+              agentRef: input.agentRef,
+              status: 'pending',
+              createdAt: { gt: since(limits.pendingCountsForSeconds) },
+            },
+            limits.pendingPerAgent,
+          ),
+        },
+        input.agentRef,
+        now,
+        limits,
+      );
+      if (refusal) throw refusal;
+      const owners = await tx.account.findMany({ select: { id: true }, take: 2 });
+      return tx.handshake.create({
+        data: {
+          id: newId('hs'),
+          accountId: owners.length === 1 ? (owners[0]?.id ?? null) : null,
+          agentRef: input.agentRef,
+          requestedScopes: [...input.requestedScopes],
+          message: input.message,
+          claimCodeHash: claim.hash,
+          clientHash,
+          createdAt: now,
+        },
+      });
+    });
+    return { handshake, claimUrl: claimUrl(this.#publicUrl, claim.code) };
+  }
+
+  /** The status the agent polls; an id that is not a handshake's is NOT_FOUND. */
+  async status(id: string): Promise<HandshakeStatusValue> {
+    const record = isHandshakeId(id)
+      ? await this.#db.handshake.findUnique({ where: { id }, include: WITH_AGENT })
+      : null;
+    if (record === null)
+      throw new AppError('NOT_FOUND', `No handshake ${isHandshakeId(id) ? id : 'with this id'}.`, {
+        hint: 'Use the handshakeId that POST /api/v1/handshakes returned.',
+      });
+    return effectiveStatus(record, this.#now());
+  }
+
+  /** The owner's queue, oldest first. */
+  pending(accountId: string): Promise<HandshakeRecord[]> {
+    return this.#db.handshake.findMany({
+      where: { accountId, status: 'pending' },
+      orderBy: { createdAt: 'asc' },
+      include: WITH_AGENT,
+    });
+  }
+
+  /** The owner's decided handshakes, most recent decision first. */
+  decided(accountId: string, take = 50): Promise<HandshakeRecord[]> {
+    return this.#db.handshake.findMany({
+      where: { accountId, status: { not: 'pending' } },
+      orderBy: { decidedAt: 'desc' },
+      take,
+      include: WITH_AGENT,
+    });
+  }
+
+  /** One of the owner's handshakes; anyone else's, unassigned or unknown: NOT_FOUND. */
+  async get(accountId: string, id: string): Promise<HandshakeRecord> {
+    const record = isHandshakeId(id)
+      ? await this.#db.handshake.findFirst({ where: { id, accountId }, include: WITH_AGENT })
+      : null;
+    if (record === null) throw notFound(id);
+    return record;
+  }
+
+  /**
+   * Makes a pending handshake the owner's by its claim code. A code of a handshake already this
+   * owner's is accepted (the single owner opens the same link); one of another owner's, of a
+   * decided handshake or no one's at all fails alike.
+   */
+  async claim(accountId: string, code: string): Promise<Handshake> {
+    const hash = claimCodeHash(code);
+    const claimed =
+      hash === null
+        ? { count: 0 }
+        : await this.#db.handshake.updateMany({
+            where: { claimCodeHash: hash, status: 'pending', OR: [{ accountId: null }, { accountId }] },
+            data: { accountId },
+          });
+    const handshake =
+      claimed.count === 1 && hash !== null
+        ? await this.#db.handshake.findUnique({ where: { claimCodeHash: hash } })
+        : null;
+    if (handshake === null)
+      throw new AppError('NOT_FOUND', 'No pending handshake waits for this code.', {
+        hint: 'Copy the whole link the agent showed you; a code works only until the request is decided.',
+      });
+    return handshake;
+  }
+
+  /**
+   * Approves a pending handshake of the owner's: a new `handshake` agent with the granted scopes
+   * (a non-empty subset of those requested) and limits, and its first token. Nothing is left
+   * behind when a check fails: the agent is made inside the transaction that decides.
+   */
+  async approve(accountId: string, id: string, approval: Approval = {}): Promise<ApprovedHandshake> {
+    const record = await this.get(accountId, id);
+    assertPending(record);
+    const scopes = grantedScopes(record.requestedScopes, approval.scopes);
+    const now = this.#now();
+    // Set inside the transaction's callback (a plain `let` would read as never-assigned here).
+    const made: { agent?: Agent } = {};
+    try {
+      const decided = await this.#db.$transaction(
+        async (tx) => {
+          // Locks the row: a concurrent approval waits here, then finds it decided.
+          const taken = await tx.handshake.updateMany({
+            where: { id, accountId, status: 'pending' },
+            data: { status: 'approved', decidedAt: now },
+          });
+          if (taken.count === 0) assertPending({ ...record, status: 'approved' });
+          const agent = await this.#agents.createAgent({
+            accountId,
+            kind: 'handshake',
+            name: record.agentRef.slice(0, AGENT_NAME_MAX),
+            scopes,
+            dailyLimit: approval.dailyLimit,
+            monthlyLimit: approval.monthlyLimit,
+          });
+          made.agent = agent;
+          const token = await this.#agents.issueToken(agent);
+          const handshake = await tx.handshake.update({ where: { id }, data: { agentId: agent.id } });
+          return { handshake, agent, token };
+        },
+        { timeout: 15_000 },
+      );
+      await this.#onDecided({ accountId, handshakeId: id, status: 'approved', at: now.toISOString() });
+      return decided;
+    } catch (error) {
+      // The decision was rolled back: the agent made for it must not keep a working token.
+      if (made.agent !== undefined) await this.#agents.revoke(accountId, made.agent.id);
+      throw error;
+    }
+  }
+
+  /** Denies a pending handshake of the owner's. */
+  async deny(accountId: string, id: string): Promise<Handshake> {
+    const record = await this.get(accountId, id);
+    assertPending(record);
+    const now = this.#now();
+    const taken = await this.#db.handshake.updateMany({
+      where: { id, accountId, status: 'pending' },
+      data: { status: 'denied', decidedAt: now },
+    });
+    if (taken.count === 0) assertPending({ ...record, status: 'approved' });
+    await this.#onDecided({ accountId, handshakeId: id, status: 'denied', at: now.toISOString() });
+    return { ...record, status: 'denied', decidedAt: now };
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * What counting every agent's requests costs the gateway: autocannon against the gateway as its
+ * own process (src/main.ts) on a real PostgreSQL with its migrations, the token answered by the
+ * fake auth service (introspection is cached, so it is off the hot path). Measures the discovery
+ * index (no token, not counted) and the calling token's capabilities (counted), for a token
+ * without limits, one with limits far above the load, and one over its limit (refused).
+ *
+ *   pnpm exec node services/gateway/test/usage-load.ts   (LOAD_DURATION s, LOAD_CONNECTIONS)
+ *
+ * LOAD_GATEWAY_MAIN runs another gateway entry point instead, e.g. an export of an earlier commit
+ * (`git archive <commit> services/gateway | tar -x -C /tmp/before`, linking its node_modules and
+ * src/generated), to compare before and after on the same machine in the same minute.
+ */
+import { fileURLToPath } from 'node:url';
+import { applyMigrations } from '@pag/kit';
+import { freePort, startTestPostgres } from '@pag/kit/testing';
+import { startReadyProcess } from '@pag/testkit';
+import { measure } from '../../../bench/measure.ts';
+import { gatewayDatabase } from '../src/database.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+
+const MAIN = process.env.LOAD_GATEWAY_MAIN || fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const durationSeconds = Number(process.env.LOAD_DURATION ?? 10);
+const connections = Number(process.env.LOAD_CONNECTIONS ?? 50);
+const PUBLIC_URL = 'http://gateway.test';
+
+await using postgres = await startTestPostgres();
+await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
+await using auth = await FakeAuthService.start();
+const exp = Math.floor(Date.now() / 1000) + 3600;
+const claims = (clientId: string) => ({
+  active: true,
+  scope: 'read',
+  client_id: clientId,
+  sub: '00000000-0000-4000-8000-000000000001',
+  account_id: '00000000-0000-4000-8000-000000000001',
+  aud: `${PUBLIC_URL}/api/v1`,
+  exp,
+  iat: exp - 3600,
+  token_type: 'Bearer',
+  plan: 'free',
+});
+auth.tokens.set('unlimited-token', { ...claims('agt_unlimited'), token_kind: 'dashboard' });
+auth.tokens.set('limited-token', {
+  ...claims('agt_limited'),
+  token_kind: 'dashboard',
+  agent_id: 'ag_limited',
+  agent_name: 'Load test agent',
+  limit_daily: 100_000_000,
+  limit_monthly: 100_000_000,
+});
+
+// PUBLIC_URL is not where it listens (the ready line prints PUBLIC_URL), so the port is chosen here.
+const port = await freePort();
+auth.tokens.set('exhausted-token', { ...claims('agt_exhausted'), token_kind: 'dashboard', limit_daily: 0 });
+
+await using gateway = await startReadyProcess({
+  args: [MAIN],
+  env: {
+    PORT: String(port),
+    OPS_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL,
+    DATABASE_URL: postgres.url,
+    AUTH_URL: auth.url,
+    INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+    INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+  },
+});
+const base = `http://127.0.0.1:${port}`;
+
+const scenarios: Array<[string, string, Record<string, string>]> = [
+  ['GET /api/v1/ (discovery, no token)', '/api/v1/', {}],
+  [
+    'GET /api/v1/tokens/me/capabilities (no limits)',
+    '/api/v1/tokens/me/capabilities',
+    { authorization: 'Bearer unlimited-token' },
+  ],
+  [
+    'GET /api/v1/tokens/me/capabilities (daily and monthly limits)',
+    '/api/v1/tokens/me/capabilities',
+    { authorization: 'Bearer limited-token' },
+  ],
+  [
+    'GET /api/v1/tokens/me/capabilities (over its daily limit: every answer 429)',
+    '/api/v1/tokens/me/capabilities',
+    { authorization: 'Bearer exhausted-token' },
+  ],
+];
+const rows: string[] = [];
+for (const [name, path, headers] of scenarios) {
+  const load = { url: `${base}${path}`, headers, connections, verifyBody: (body: string) => body.length > 0 };
+  await measure({ ...load, durationSeconds: Math.min(2, durationSeconds), pids: [] });
+  const r = await measure({ ...load, durationSeconds, pids: [gateway.pid] });
+  rows.push(
+    `| ${name} | ${Math.round(r.requestsPerSecond)} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} / ${r.non2xx} |`,
+  );
+}
+process.stdout.write(
+  `${MAIN}\n${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
+    '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx |\n|---|---:|---:|---:|---:|\n' +
+    `${rows.join('\n')}\n`,
+);
