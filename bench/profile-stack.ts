@@ -1,0 +1,156 @@
+/**
+ * Where the stack's time goes under one OAuth load: the scenario of `pnpm bench` against the
+ * embedded stack alone, with the stack's Node process under V8's CPU profiler.
+ *
+ *   pnpm exec node bench/profile-stack.ts introspection|refresh   (BENCH_DURATION, BENCH_CONNECTIONS)
+ *
+ * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
+ * its PostgreSQL processes, per request; the main thread's involuntary context switches (it was
+ * ready to run but the cores were taken); and the main thread's profile samples grouped by the
+ * nearest package on the stack (node core for frames of no package: HTTP parsing, sockets). The
+ * profile itself is left in the printed directory for a closer look (e.g. Chrome DevTools).
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStackProcess } from '@pag/testkit';
+import { descendantPids, measure } from './measure.ts';
+import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
+import type { OAuthSubject } from './oauth-subject.ts';
+import { stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
+
+const scenario = process.argv[2];
+if (scenario !== 'introspection' && scenario !== 'refresh')
+  throw new Error('usage: profile-stack.ts introspection|refresh');
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const TICKS_PER_SECOND = 100;
+
+interface ThreadStat {
+  ticks: number;
+  involuntarySwitches: number;
+}
+
+async function threadStats(pid: number): Promise<Map<string, ThreadStat>> {
+  const stats = new Map<string, ThreadStat>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8');
+    stats.set(tid, {
+      ticks: Number(fields[11]) + Number(fields[12]),
+      involuntarySwitches: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1] ?? 0),
+    });
+  }
+  return stats;
+}
+
+async function ticksOf(pids: number[]): Promise<number> {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      sum += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile: its time is lost to the sum.
+    }
+  }
+  return sum;
+}
+
+const profileDir = await mkdtemp(join(tmpdir(), 'pag-profile-'));
+// The profile's clock starts with the child process: the load's bounds are kept as offsets from
+// its spawn, narrowed by half a second on each side for the start-up the offsets do not see.
+const spawnedAt = Date.now();
+const stack = await startStackProcess({
+  env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` },
+});
+let loadStartOffset = 0;
+let loadEndOffset = 0;
+try {
+  const subject: OAuthSubject = {
+    url: stack.url,
+    introspectionClient: await stackIntrospectionClient(stack.dataDir),
+    tokens: await stackTokenSource(stack.url),
+  };
+  const tokens = await subject.tokens(connections);
+  const load =
+    scenario === 'refresh' ? refreshChainLoad(subject, tokens) : introspectionLoad(subject, tokens);
+  const postgres = await descendantPids(stack.pid);
+  const [threadsBefore, postgresBefore] = [await threadStats(stack.pid), await ticksOf(postgres)];
+  loadStartOffset = Date.now() - spawnedAt + 500;
+  const result = await measure({ ...load, connections, durationSeconds, pids: [] });
+  loadEndOffset = Date.now() - spawnedAt - 500;
+  const [threads, postgresTicks] = [
+    await threadStats(stack.pid),
+    await ticksOf(await descendantPids(stack.pid)),
+  ];
+  const requests = result.requestsPerSecond * durationSeconds;
+  const main = threads.get(String(stack.pid));
+  const mainBefore = threadsBefore.get(String(stack.pid));
+  let otherThreads = 0;
+  for (const [tid, stat] of threads) {
+    if (tid !== String(stack.pid)) otherThreads += stat.ticks - (threadsBefore.get(tid)?.ticks ?? 0);
+  }
+  const msPerRequest = (ticks: number) => ((1000 * ticks) / TICKS_PER_SECOND / requests).toFixed(3);
+  const mainTicks = (main?.ticks ?? 0) - (mainBefore?.ticks ?? 0);
+  process.stdout.write(
+    [
+      `${scenario}: ${Math.round(result.requestsPerSecond)} requests/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}, non-2xx ${result.non2xx}`,
+      `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(postgresTicks - postgresBefore)}`,
+      `main thread preempted (involuntary context switches): ${(main?.involuntarySwitches ?? 0) - (mainBefore?.involuntarySwitches ?? 0)}`,
+    ].join('\n'),
+  );
+} finally {
+  await stack.stop();
+}
+
+const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
+if (file === undefined) throw new Error(`no profile written to ${profileDir}`);
+process.stdout.write(
+  `\n\nmain thread samples during the load, by nearest package (${join(profileDir, file)}):\n`,
+);
+for (const [name, share] of bySamplePackage(JSON.parse(await readFile(join(profileDir, file), 'utf8')))) {
+  if (share >= 0.005) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+}
+
+interface CpuProfile {
+  startTime: number;
+  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Share of the samples taken during the load, by the nearest frame that belongs to a package. */
+function bySamplePackage(profile: CpuProfile): [string, number][] {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const counts = new Map<string, number>();
+  let time = profile.startTime;
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    time += profile.timeDeltas[index] ?? 0;
+    const offsetMs = (time - profile.startTime) / 1000;
+    if (offsetMs < loadStartOffset || offsetMs > loadEndOffset) return;
+    total += 1;
+    let label: string | undefined;
+    const leaf = nodes.get(id)?.callFrame.functionName ?? '';
+    if (leaf.startsWith('(')) label = leaf;
+    for (let at: number | undefined = id; label === undefined && at !== undefined; at = parents.get(at)) {
+      label = packageOf(nodes.get(at)?.callFrame.url ?? '');
+    }
+    const key = label ?? 'node core';
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return [...counts]
+    .map(([name, count]): [string, number] => [name, count / total])
+    .sort((a, b) => b[1] - a[1]);
+}
+
+function packageOf(url: string): string | undefined {
+  const dependency = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (dependency?.[1]) return dependency[1];
+  return /\/((?:services|packages)\/[^/]+)\//.exec(url)?.[1];
+}
