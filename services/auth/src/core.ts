@@ -43,11 +43,17 @@ export interface AuthCoreOptions {
 export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore> {
   const { config, publicUrl, prisma, logger } = options;
   const apiResource = `${publicUrl}/api/v1`;
+  const claims = agentClaims(prisma);
+  // Every revocation made here also drops what introspection keeps about the agent.
+  const onAccessTokensRevoked = async (revoked: RevokedAccess[]) => {
+    for (const item of revoked) claims.forget(item.accountId, item.clientId);
+    await options.onAccessTokensRevoked(revoked);
+  };
   const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
   const adapter = createOidcAdapterFactory({
     prisma,
     tokenHashKey: config.tokenHashKey,
-    onAccessTokensRevoked: options.onAccessTokensRevoked,
+    onAccessTokensRevoked,
   });
   const configuration = providerConfiguration({
     config,
@@ -63,9 +69,9 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     provider,
     adapter,
     apiResource,
-    onRevoked: options.onAccessTokensRevoked,
+    onRevoked: onAccessTokensRevoked,
   });
-  provider.use(agentClaims(prisma));
+  provider.use(claims.middleware);
   registerDeviceGrant(provider, { prisma, agents });
   return {
     prisma,

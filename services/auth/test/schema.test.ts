@@ -41,6 +41,10 @@ describe('auth schema', () => {
   test('applying the migrations again changes nothing', async () => {
     const again = await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
     expect(again.applied).toEqual([]);
-    expect(again.alreadyApplied).toEqual(['20261123000000_auth_init', '20261123100000_agents']);
+    expect(again.alreadyApplied).toEqual([
+      '20261123000000_auth_init',
+      '20261123100000_agents',
+      '20261123120000_grant_lookup',
+    ]);
   });
 });

@@ -93,10 +93,16 @@ describe('AccountStore.verify and findById', () => {
 
   test('an unknown email costs a hash verification, like a known one (no timing oracle)', async () => {
     await accounts.create({ email: 'timing@example.com', password: 'timing password 1' });
+    // The fastest of five calls: a stall of the machine (other tests, CI) lengthens some calls
+    // but cannot make a call without a hash verification as slow as one with it.
     const time = async (email: string): Promise<number> => {
-      const started = performance.now();
-      for (let i = 0; i < 5; i++) await accounts.verify(email, 'wrong password here');
-      return performance.now() - started;
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await accounts.verify(email, 'wrong password here');
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
     };
     await time('warmup@example.com');
     const known = await time('timing@example.com');
