@@ -3,8 +3,14 @@
  * (no query engine binary), bound to the service's own schema. The connection's search_path is
  * that schema too, so raw SQL sees the same tables as the client, as with Prisma's `?schema=` URL.
  *
+ * Statements are prepared once per connection (named by a hash of their SQL), so PostgreSQL
+ * plans a hot query once rather than on every call: for the auth service's token lookup planning
+ * took longer than running it (bench/profile-notes.md). node-postgres keeps the names per
+ * connection; at most PREPARED_MAX distinct statements are named, later ones run unnamed.
+ *
  * Closing: `await client.$disconnect()` ends the adapter's pool (register it as a Shutdown closer).
  */
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Logger } from '../log/logger.ts';
 import { quoteSchema } from './schema-name.ts';
@@ -18,6 +24,23 @@ export interface PrismaClientOptions {
   logger?: Logger;
   /** Upper bound of pooled connections; node-postgres defaults to 10. */
   maxConnections?: number;
+}
+
+const PREPARED_MAX = 500;
+const PLANNABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** A name per distinct SQL text (the same text always gets the same name, in every connection). */
+function statementNames(): (query: { sql: string }) => string | undefined {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    // Only plannable statements: DDL and transaction control run unnamed, as before.
+    if (!PLANNABLE.test(sql)) return undefined;
+    const known = names.get(sql);
+    if (known !== undefined || names.size >= PREPARED_MAX) return known;
+    const name = `pag_${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
+    names.set(sql, name);
+    return name;
+  };
 }
 
 /** What kit needs of a generated client: every Prisma 7 client has it. */
@@ -44,6 +67,8 @@ export function createPrismaClient<Client extends DisconnectableClient>(
       schema: options.schema,
       onPoolError: (error) => options.logger?.warn({ err: error }, 'idle database connection failed'),
       onConnectionError: (error) => options.logger?.warn({ err: error }, 'database connection failed'),
+      // The typings say string; node-postgres takes undefined as "unnamed" (pg's Query: `name` optional).
+      statementNameGenerator: statementNames() as (query: { sql: string }) => string,
     },
   );
   return new PrismaClientClass({ adapter });
