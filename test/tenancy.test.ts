@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, signUp, startStackProcess } from '@pag/testkit';
-import { runCli } from '../packages/stack/src/cli/run-cli.ts';
+import { pagCommand } from '../packages/stack/test/support/pag.ts';
 
 const ALICE = { email: 'alice@tenancy.test', password: 'alice long password' };
 const BOB = { email: 'bob@tenancy.test', password: 'bob long password here' };
@@ -32,15 +32,10 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function pag(...argv: string[]) {
-  const lines: string[] = [];
-  const code = await runCli(
-    argv,
-    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    { out: (text) => lines.push(text), err: (text) => lines.push(text) },
-  );
-  return { code, lines };
-}
+const pag = async (...argv: string[]) => {
+  const { code, out, err } = await pagCommand(() => dataDir)(...argv);
+  return { code, lines: [...out, ...err] };
+};
 
 const capabilities = (token: string) =>
   fetch(`${stack.url}/api/v1/tokens/me/capabilities`, { headers: { authorization: `Bearer ${token}` } });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, startStackProcess } from '@pag/testkit';
-import { runCli } from '../src/cli/run-cli.ts';
+import { pagCommand } from './support/pag.ts';
 
 let dataDir: string;
 let stack: StackProcess;
@@ -24,19 +24,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function pag(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { DATA_DIR: stack.dataDir, LOG_LEVEL: 'warn' },
-    {
-      out: (text) => out.push(text),
-      err: (text) => err.push(text),
-    },
-  );
-  return { code, out, err };
-}
+const pag = pagCommand(() => stack.dataDir);
 
 async function signIn(email: string, password: string) {
   const browser = new Browser(stack.url);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
-import { runCli } from '../src/cli/run-cli.ts';
+import { pagCommand } from './support/pag.ts';
 
 let stack: StackProcess;
 beforeAll(async () => {
@@ -17,16 +17,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function pag(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { DATA_DIR: stack.dataDir, LOG_LEVEL: 'warn' },
-    { out: (text) => out.push(text), err: (text) => err.push(text) },
-  );
-  return { code, out, err };
-}
+const pag = pagCommand(() => stack.dataDir);
 
 let requests = 0;
 async function requestAccess() {

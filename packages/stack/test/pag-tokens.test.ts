@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
-import { runCli } from '../src/cli/run-cli.ts';
+import { pagCommand } from './support/pag.ts';
 
 const ALICE = 'alice@example.test';
 const BOB = 'bob@example.test';
@@ -28,16 +28,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function pag(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    { out: (text) => out.push(text), err: (text) => err.push(text) },
-  );
-  return { code, out, err };
-}
+const pag = pagCommand(() => dataDir);
 
 function capabilities(token: string): Promise<Response> {
   return fetch(`${stack.url}/api/v1/tokens/me/capabilities`, {

@@ -36,3 +36,18 @@ export function requireString(context: CommandContext, name: string): string {
   if (typeof value !== 'string' || value === '') throw new CliError(`--${name} is required`);
   return value;
 }
+
+/** A whole number option (--daily, --monthly); its range is AgentStore's to check (and to word). */
+export function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
+  const value = context.values[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw new CliError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+/** --scopes "s1 s2" as a list; undefined when the option is absent. */
+export function scopesOption(context: CommandContext): string[] | undefined {
+  const value = context.values.scopes;
+  return typeof value === 'string' ? value.split(/\s+/).filter((scope) => scope !== '') : undefined;
+}

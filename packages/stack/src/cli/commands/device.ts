@@ -13,7 +13,7 @@
 import type { AuthStore, DeviceRecord } from '@pag/auth';
 import { DeviceStore, deviceStatus } from '@pag/auth';
 import type { Command, CommandContext } from '../command.ts';
-import { CliError, requireString } from '../command.ts';
+import { CliError, limitOption, requireString, scopesOption } from '../command.ts';
 import { ownerAccount } from './agent.ts';
 
 const limitText = (limit: number | null | undefined) => (limit == null ? 'none' : String(limit));
@@ -40,14 +40,6 @@ export function deviceLine(device: DeviceRecord): string {
 
 function devicesOf(store: AuthStore): DeviceStore {
   return new DeviceStore({ prisma: store.prisma, agents: store.agents });
-}
-
-function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
-  const value = context.values[name];
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !/^\d+$/.test(value))
-    throw new CliError(`--${name} must be a whole number`);
-  return Number(value);
 }
 
 /** The device named by --id, or claimed for the owner by --user-code (exactly one of them). */
@@ -118,10 +110,7 @@ const deviceApprove: Command = {
     fingerprint: { type: 'string' },
   },
   async run(context) {
-    const scopesOption = context.values.scopes;
-    const scopes = (typeof scopesOption === 'string' ? scopesOption : 'read')
-      .split(/\s+/)
-      .filter((s) => s !== '');
+    const scopes = scopesOption(context) ?? ['read'];
     const dailyLimit = limitOption(context, 'daily');
     const monthlyLimit = limitOption(context, 'monthly');
     await using store = await context.openAuth();

@@ -11,22 +11,13 @@
 import type { HandshakeRecord } from '@pag/auth';
 import { HandshakeStore } from '@pag/auth';
 import type { Command, CommandContext } from '../command.ts';
-import { CliError, requireString } from '../command.ts';
+import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
 
 type Store = Awaited<ReturnType<CommandContext['openAuth']>>;
 
 function handshakesOf(store: Store): HandshakeStore {
   return new HandshakeStore({ prisma: store.prisma, agents: store.agents, publicUrl: store.publicUrl });
-}
-
-/** A whole number option; its range is AgentStore's to check (and to word). */
-function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
-  const value = context.values[name];
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !/^\d+$/.test(value))
-    throw new CliError(`--${name} must be a whole number`);
-  return Number(value);
 }
 
 function handshakeLine(record: HandshakeRecord): string {
@@ -67,11 +58,7 @@ const handshakeApprove: Command = {
   },
   async run(context) {
     const id = requireString(context, 'id');
-    const scopesOption = context.values.scopes;
-    const scopes =
-      typeof scopesOption === 'string'
-        ? scopesOption.split(/\s+/).filter((scope) => scope !== '')
-        : undefined;
+    const scopes = scopesOption(context);
     const dailyLimit = limitOption(context, 'daily');
     const monthlyLimit = limitOption(context, 'monthly');
     await using store = await context.openAuth();

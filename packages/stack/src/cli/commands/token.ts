@@ -6,18 +6,9 @@
  * another owner's agent is "not found".
  */
 import { endOfDay } from '@pag/auth';
-import type { Command, CommandContext } from '../command.ts';
-import { CliError, requireString } from '../command.ts';
+import type { Command } from '../command.ts';
+import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
-
-/** A whole number option; its range is AgentStore's to check (and to word). */
-function limitOption(context: CommandContext, name: 'daily' | 'monthly'): number | null {
-  const value = context.values[name];
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !/^\d+$/.test(value))
-    throw new CliError(`--${name} must be a whole number`);
-  return Number(value);
-}
 
 const tokenCreate: Command = {
   name: 'token create',
@@ -32,9 +23,8 @@ const tokenCreate: Command = {
   },
   async run(context) {
     const name = requireString(context, 'name');
-    const scopes = requireString(context, 'scopes')
-      .split(/\s+/)
-      .filter((scope) => scope !== '');
+    requireString(context, 'scopes');
+    const scopes = scopesOption(context) ?? [];
     const dailyLimit = limitOption(context, 'daily');
     const monthlyLimit = limitOption(context, 'monthly');
     const expires = context.values.expires;
