@@ -1,11 +1,12 @@
 /**
  * What only the in-memory bus has to prove beyond the shared contract: receivers never share
  * objects, and a stream drops what every durable consumer is done with (bounded memory in the
- * embedded mode) while keeping everything when no consumer exists yet.
+ * embedded mode) and, while no consumer exists yet, keeps only the newest messages.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Collector } from './bus-test-helpers.ts';
 import { MemoryBus } from './memory-bus.ts';
+import { MemoryStream, RETAINED_WITHOUT_CONSUMER } from './memory-stream.ts';
 
 describe('MemoryBus', () => {
   test('each subscriber gets its own copy of the payload', async () => {
@@ -53,6 +54,16 @@ describe('MemoryBus', () => {
     await subscription.close();
     expect(stream.message(3)).toBeUndefined();
     await bus.close();
+  });
+
+  test('without any consumer a stream keeps the newest messages only', () => {
+    const stream = new MemoryStream('AUDIT', ['audit.>']);
+    const total = RETAINED_WITHOUT_CONSUMER + 5;
+    for (let i = 1; i <= total; i++)
+      stream.store({ subject: 'audit.x', data: String(i), headers: {}, msgId: `m${i}` });
+    expect(stream.message(5)).toBeUndefined();
+    expect(stream.message(6)?.data).toBe('6');
+    expect(stream.message(total)?.data).toBe(String(total));
   });
 
   test('a stream with subjects overlapping another stream is refused', async () => {

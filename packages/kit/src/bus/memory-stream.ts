@@ -2,7 +2,10 @@
  * An in-memory durable stream with JetStream's publishing rules: sequence numbers from 1, a
  * publish whose msgId was seen within the duplicate window is acknowledged as a duplicate with
  * the original sequence and not stored again. Unlike JetStream it drops messages every durable
- * consumer is done with, so an embedded gateway that runs for weeks keeps bounded memory.
+ * consumer is done with, so an embedded gateway that runs for weeks keeps bounded memory; and
+ * while no durable consumer exists at all (embedded mode before the service that reads the stream
+ * runs) it keeps only the newest RETAINED_WITHOUT_CONSUMER messages, as a JetStream stream with
+ * max_msgs and discard old would.
  */
 import type { ConsumeSettings } from './handler-runner.ts';
 import { MemoryConsumer } from './memory-consumer.ts';
@@ -10,6 +13,9 @@ import type { DurablePublishAck, Headers } from './types.ts';
 
 /** JetStream's default duplicate_window. */
 export const DUPLICATE_WINDOW_MS = 120_000;
+
+/** Messages kept while nobody consumes the stream (about 50 MB of audit events). */
+export const RETAINED_WITHOUT_CONSUMER = 100_000;
 
 export interface StoredMessage {
   seq: number;
@@ -47,6 +53,10 @@ export class MemoryStream {
     const seq = ++this.#lastSeq;
     this.#messages.set(seq, { ...message, seq });
     this.#recentIds.set(message.msgId, { seq, at: now });
+    if (this.#consumers.size === 0 && this.#messages.size > RETAINED_WITHOUT_CONSUMER) {
+      // Map iteration follows insertion, which is sequence order: the first key is the oldest.
+      this.#messages.delete(this.#messages.keys().next().value as number);
+    }
     for (const consumer of this.#consumers.values()) consumer.pump();
     return { stream: this.name, seq, duplicate: false };
   }
