@@ -3,6 +3,8 @@
  * measured in the same run, written to docs/benchmarks.md.
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 50).
+ * BENCH_ONLY=discovery|oauth|capabilities (comma-separated) runs only those scenarios and prints
+ * their rows without writing docs/benchmarks.md (which always holds a full run).
  */
 
 import { execFileSync } from 'node:child_process';
@@ -11,6 +13,13 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReadyProcess, startStackProcess } from '@pag/testkit';
+import {
+  CAPABILITIES_PATH,
+  mintStackTokens,
+  STORED_TOKENS,
+  startSameBodyServer,
+  wrongTokenLike,
+} from './capabilities-load.ts';
 import type { LoadOptions, Measurement } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
@@ -27,6 +36,18 @@ const PROFILE_NOTES = fileURLToPath(new URL('./profile-notes.md', import.meta.ur
 const INTROSPECTION_TARGET = 2_000;
 const INTROSPECTION = 'POST /oauth/introspect (introspection, RFC 7662)';
 const REFRESH = 'POST /oauth/token (token endpoint, refresh grant)';
+const CAPABILITIES = `GET ${CAPABILITIES_PATH} (authenticated, whole pipeline)`;
+const WRONG_SAME = `GET ${CAPABILITIES_PATH}, the same wrong token (401)`;
+const WRONG_FRESH = `GET ${CAPABILITIES_PATH}, a fresh wrong token each request (401)`;
+/** The issue's targets for an authenticated request through the gateway, audit included. */
+const CAPABILITIES_TARGET = { requestsPerSecond: 3_000, p99Ms: 25 };
+const only = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
+const runs = (name: string) => only.size === 0 || only.has(name);
 
 interface Measured {
   subject: string;
@@ -133,6 +154,125 @@ async function oauthScenarios(): Promise<Scenario[]> {
   ];
 }
 
+/**
+ * An authenticated GET through the whole pipeline beside the same bytes from a bare server, then
+ * wrong tokens against the same stack (their baseline is the right token's measurement).
+ */
+async function capabilitiesScenarios(): Promise<Scenario[]> {
+  await using stack = await startStackProcess();
+  const [token = ''] = await mintStackTokens(stack, 1);
+  const url = `${stack.url}${CAPABILITIES_PATH}`;
+  const first = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const body = Buffer.from(await first.arrayBuffer());
+  if (first.status !== 200) throw new Error(`capabilities answered ${first.status}: ${body}`);
+  const expected = body.toString();
+  await using same = await startSameBodyServer(BASELINE_SERVER, body);
+  const right = await warmUpAndMeasure(
+    () => ({ url, headers: { authorization: `Bearer ${token}` }, verifyBody: (text) => text === expected }),
+    stackPids(stack.pid),
+  );
+  const bare = await warmUpAndMeasure(
+    () => ({ url: `${same.server.url}${CAPABILITIES_PATH}`, verifyBody: (text) => text === expected }),
+    async () => [same.server.pid],
+  );
+  const refused = (text: string) => text.includes('"INVALID_TOKEN"');
+  const wrong = wrongTokenLike(token);
+  const wrongSame = await warmUpAndMeasure(
+    () => ({ url, headers: { authorization: `Bearer ${wrong}` }, verifyBody: refused }),
+    stackPids(stack.pid),
+  );
+  const wrongFresh = await warmUpAndMeasure(
+    () => ({
+      url,
+      verifyBody: refused,
+      connectionRequests: () => [
+        {
+          method: 'GET',
+          path: CAPABILITIES_PATH,
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, authorization: `Bearer ${wrongTokenLike(token)}` },
+          }),
+        },
+      ],
+    }),
+    stackPids(stack.pid),
+  );
+  // A right token's worst case, the fair comparison for fresh wrong tokens: introspected on every
+  // request. Each connection has its own token (the introspection client shares one answer among
+  // requests for the same token in flight) and answers are cached for 1 ms only.
+  await using uncached = await startStackProcess({ env: { INTROSPECTION_CACHE_MS: '1' } });
+  const uncachedTokens = await mintStackTokens(uncached, connections);
+  const rightUncached = await warmUpAndMeasure(
+    () => ({
+      url: `${uncached.url}${CAPABILITIES_PATH}`,
+      verifyBody: (text) => text.includes('"clientId"'),
+      connectionRequests: (index) => [
+        {
+          method: 'GET',
+          path: CAPABILITIES_PATH,
+          headers: { authorization: `Bearer ${uncachedTokens[index % uncachedTokens.length]}` },
+        },
+      ],
+    }),
+    stackPids(uncached.pid),
+  );
+  const stackLabel = 'gateway (embedded stack), dashboard token, scope read';
+  const rightRow = { subject: stackLabel, result: right };
+  const uncachedRow = {
+    subject: 'the right token, introspected on every request (INTROSPECTION_CACHE_MS=1)',
+    result: rightUncached,
+  };
+  return [
+    {
+      name: CAPABILITIES,
+      measured: rightRow,
+      baseline: { subject: 'baseline: bare node:http, same body, no pipeline', result: bare },
+    },
+    {
+      name: WRONG_SAME,
+      measured: { subject: 'gateway (embedded stack)', result: wrongSame },
+      baseline: rightRow,
+    },
+    {
+      name: WRONG_FRESH,
+      measured: { subject: 'gateway (embedded stack)', result: wrongFresh },
+      baseline: uncachedRow,
+    },
+  ];
+}
+
+/** CPU time of the serving processes per answered request. */
+const cpuMsPerRequest = (r: Measurement) =>
+  r.requestsPerSecond === 0 ? Number.POSITIVE_INFINITY : (r.serverCpuPercent * 10) / r.requestsPerSecond;
+/** Run-to-run noise on this machine: a wrong token within 15 % of a right one's cost counts as equal. */
+const COST_MARGIN = 1.15;
+
+/** What the pipeline adds to the bare handler, and whether a wrong token costs more than a right one. */
+function capabilitiesNotes(scenarios: Scenario[]): string {
+  const right = scenarios.find((s) => s.name === CAPABILITIES);
+  if (right === undefined) return '';
+  const { result: m } = right.measured;
+  const { result: b } = right.baseline;
+  const met =
+    m.requestsPerSecond >= CAPABILITIES_TARGET.requestsPerSecond && m.p99Ms < CAPABILITIES_TARGET.p99Ms;
+  const lines = [
+    `Gateway's own added latency on ${CAPABILITIES_PATH} (gateway − bare server, same body): p50 ${m.p50Ms - b.p50Ms} ms, p99 ${m.p99Ms - b.p99Ms} ms.`,
+    `Target: at least ${CAPABILITIES_TARGET.requestsPerSecond} requests/s and p99 under ${CAPABILITIES_TARGET.p99Ms} ms: ${met ? 'met' : 'NOT met'} (${Math.round(m.requestsPerSecond)} requests/s, p99 ${m.p99Ms} ms).`,
+  ];
+  for (const name of [WRONG_SAME, WRONG_FRESH]) {
+    const scenario = scenarios.find((s) => s.name === name);
+    if (scenario === undefined) continue;
+    const wrong = cpuMsPerRequest(scenario.measured.result);
+    const rightCost = cpuMsPerRequest(scenario.baseline.result);
+    const verdict = wrong <= rightCost * COST_MARGIN ? 'no more than' : 'MORE than';
+    lines.push(
+      `${name}: server CPU ${wrong.toFixed(3)} ms per request, ${verdict} ${rightCost.toFixed(3)} ms for ${scenario.baseline.subject}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function table(scenarios: Scenario[]): string {
   const header = [
     '| scenario | measured | requests/s | p50 ms | p99 ms | errors / non-2xx | peak RSS MiB | server CPU % | other CPU % |',
@@ -160,9 +300,13 @@ function ratios(scenarios: Scenario[]): string {
 }
 
 function target(scenarios: Scenario[]): string {
-  const measured = scenarios.find((s) => s.name === INTROSPECTION)?.measured.result.requestsPerSecond ?? 0;
+  const notes = capabilitiesNotes(scenarios);
+  const introspection = scenarios.find((s) => s.name === INTROSPECTION);
+  if (introspection === undefined) return notes;
+  const measured = introspection.measured.result.requestsPerSecond;
   const verdict = measured >= INTROSPECTION_TARGET ? 'met' : 'NOT met';
-  return `Target: introspection through the stack at least ${INTROSPECTION_TARGET} requests/s on this machine: ${verdict} (${Math.round(measured)} requests/s).`;
+  const line = `Target: introspection through the stack at least ${INTROSPECTION_TARGET} requests/s on this machine: ${verdict} (${Math.round(measured)} requests/s).`;
+  return notes === '' ? line : `${line}\n\n${notes}`;
 }
 
 /** Which code was measured: the commit, and whether the work tree differed from it. */
@@ -174,7 +318,11 @@ function revision(): string {
   }
 }
 
-const scenarios = [await discoveryIndexScenario(), ...(await oauthScenarios())];
+const scenarios = [
+  ...(runs('discovery') ? [await discoveryIndexScenario()] : []),
+  ...(runs('oauth') ? await oauthScenarios() : []),
+  ...(runs('capabilities') ? await capabilitiesScenarios() : []),
+];
 const cpu = cpus();
 const machine = `${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}`;
 const report = `# Benchmarks
@@ -203,6 +351,19 @@ gets fresh tokens. The stack's come from the real flow (registration, login and 
 code exchange); the baseline mints its own through oidc-provider's models. Profile:
 \`pnpm exec node bench/profile-stack.ts introspection|refresh\`.
 
+Authenticated request (bench/capabilities-load.ts): \`GET ${CAPABILITIES_PATH}\` with a dashboard
+token made by \`pag token create\` (scope \`read\`, no limits; ${STORED_TOKENS} tokens stored for the owner)
+through the whole gateway pipeline (route lookup, introspection with the gateway's cache, scope
+check, usage count, dispatch, and audit emission as far as it is in the measured commit); every
+answer must be the exact body of the first. Baseline: a bare node:http server answering those same
+bytes, i.e. the handler's output without the pipeline; the difference is the gateway's own added
+latency. Wrong tokens: the same wrong token on every request, and a fresh random one per request
+(shaped like ours, so nothing can be cached and each is introspected at the auth service); every
+answer must be a 401 \`INVALID_TOKEN\`. The same wrong token is set beside the right token; fresh
+wrong tokens beside right tokens introspected on every request (a stack with
+\`INTROSPECTION_CACHE_MS=1\` and one token per connection), as both then cost one introspection (ratios: wrong ÷ right). A
+wrong token's cost is compared as server CPU time per request, within 15 % for run-to-run noise.
+
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}
 
@@ -216,7 +377,7 @@ ${target(scenarios)}
 
 ${(await readFile(PROFILE_NOTES, 'utf8')).trim()}
 `;
-await writeFile(REPORT, report);
+if (only.size === 0) await writeFile(REPORT, report);
 process.stdout.write(
-  `${table(scenarios)}\n\n${ratios(scenarios)}\n\n${target(scenarios)}\n\nwritten to docs/benchmarks.md\n`,
+  `${table(scenarios)}\n\n${ratios(scenarios)}\n\n${target(scenarios)}\n\n${only.size === 0 ? 'written to docs/benchmarks.md' : 'BENCH_ONLY: docs/benchmarks.md left as it was'}\n`,
 );

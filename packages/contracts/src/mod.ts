@@ -36,9 +36,11 @@ export {
   UsageReport,
 } from './schemas/auth.ts';
 export {
+  BrainContext,
   CHAT_MESSAGE_MAX_BYTES,
   ChatReply,
   ChatRequest,
+  CONTEXT_PARTS,
   GatewayContext,
   Identity,
   KnowledgeBase,
@@ -48,6 +50,7 @@ export {
   MemoryWriteRequest,
   Persona,
   PersonaList,
+  UnavailablePart,
 } from './schemas/brain.ts';
 export { isTimeZone, ServiceName, Timestamp, TimeZone, utf8Length } from './schemas/common.ts';
 export {

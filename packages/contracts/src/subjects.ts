@@ -10,7 +10,7 @@
  * | auth.handshake.status          | request | gateway → auth      | GET  /api/v1/handshakes/:id/status|
  * | auth.device.register           | request | gateway → auth      | POST /api/v1/agentic/asc/register |
  * | gateway.usage.get              | request | auth → gateway      | agents' usage for the dashboard   |
- * | brain.context.get              | request | gateway → brain     | persona, identity, memory (context)|
+ * | brain.context.get              | request | gateway → brain     | BrainContext: persona, identity, memory|
  * | brain.memory.create            | request | gateway → brain     | POST /api/v1/memory               |
  * | brain.knowledge.list           | request | gateway → brain     | GET  /api/v1/brain/knowledge-base |
  * | brain.chat.send                | request | gateway → brain     | POST /api/v1/brain/chat           |

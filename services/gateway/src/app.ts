@@ -1,14 +1,16 @@
 /**
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
- *   request id → security headers → auth service's paths (forwarded) → route lookup → body
+ *   request id → security headers → audit (one event per request, acknowledged before the answer)
+ *   → auth service's paths (forwarded) → route lookup → body
  *   → validation → authentication → scope → usage count and limits → dispatch → error handler
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import express from 'express';
 import type { GatewayConfig } from './config.ts';
 import { errorHandler } from './errors.ts';
+import { audit } from './pipeline/audit.ts';
 import type { Introspector } from './pipeline/authenticate.ts';
 import { authenticate } from './pipeline/authenticate.ts';
 import { checkScope } from './pipeline/check-scope.ts';
@@ -16,12 +18,14 @@ import type { UsageCounter } from './pipeline/count-usage.ts';
 import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
+import { forwardProxy } from './pipeline/forward-proxy.ts';
 import { jsonBody } from './pipeline/json-body.ts';
 import { observe } from './pipeline/observe.ts';
 import { requestId } from './pipeline/request-id.ts';
 import { routeLookup } from './pipeline/route-lookup.ts';
-import { securityHeaders } from './pipeline/security-headers.ts';
+import { routeHeaders, securityHeaders } from './pipeline/security-headers.ts';
 import { validateBody } from './pipeline/validate-body.ts';
+import { gatewayContextHandler } from './routes/gateway-context.ts';
 import { publicDocumentHandlers } from './routes/public-documents.ts';
 import { tokenCapabilitiesHandler } from './routes/token-capabilities.ts';
 
@@ -48,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(observe(deps.metrics));
   app.use(securityHeaders);
+  app.use(audit({ bus: deps.bus, logger: deps.logger }));
   app.use(
     forwardAuth({
       publicUrl: config.publicUrl,
@@ -57,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(routeLookup);
+  app.use(routeHeaders);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(validateBody);
   app.use(authenticate(config.publicUrl, deps.introspector));
@@ -64,7 +70,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(countUsage(deps.usage, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
   local.set('tokenCapabilities', tokenCapabilitiesHandler);
-  app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local }));
+  local.set(
+    'gatewayContext',
+    gatewayContextHandler({ bus: deps.bus, partTimeoutMs: config.contextPartTimeoutMs, logger: deps.logger }),
+  );
+  const forward = new Map<string, RequestHandler>();
+  if (config.proxyUrl !== undefined) {
+    const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs } = config;
+    forward.set('proxy', forwardProxy({ publicUrl, proxyUrl, timeoutMs, logger: deps.logger }));
+  }
+  app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local, forward }));
   app.use(errorHandler(deps.logger, config.publicUrl));
   return app;
 }

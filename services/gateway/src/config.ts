@@ -26,6 +26,10 @@ const GatewayEnv = z
     INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
     INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
     INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+    PROXY_URL: envUrl.optional(),
+    CONTEXT_PART_TIMEOUT_MS: envMilliseconds(2_000),
+    HEADERS_TIMEOUT_MS: envMilliseconds(10_000),
+    REQUEST_TIMEOUT_MS: envMilliseconds(30_000),
   })
   .refine(
     (env) => (env.INTROSPECTION_CLIENT_ID === undefined) === (env.INTROSPECTION_CLIENT_SECRET === undefined),
@@ -34,6 +38,11 @@ const GatewayEnv = z
       path: ['INTROSPECTION_CLIENT_SECRET'],
     },
   )
+  // node:http refuses a headers timeout longer than the request timeout.
+  .refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
+    message: 'must not exceed REQUEST_TIMEOUT_MS',
+    path: ['HEADERS_TIMEOUT_MS'],
+  })
   // A gateway that accepts tokens counts every agent's requests against its limits, in its database.
   .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.DATABASE_URL !== undefined, {
     message:
@@ -61,6 +70,14 @@ export interface GatewayConfig {
   authUrl: string | undefined;
   /** The gateway's own confidential client at the auth service, for RFC 7662 introspection. */
   introspection: { clientId: string; clientSecret: string; cacheMs: number } | undefined;
+  /** Internal URL of the proxy service; unset: /api/v1/services/:service/* answers 503. */
+  proxyUrl: string | undefined;
+  /** How long GET /api/v1/gateway/context waits for each of its parts before calling it unavailable. */
+  contextPartTimeoutMs: number;
+  /** A client must have sent its request headers within this (slow clients are cut off: 408). */
+  headersTimeoutMs: number;
+  /** A client must have sent its whole request (headers and body) within this. */
+  requestTimeoutMs: number;
 }
 
 export function loadGatewayConfig(env: Env): GatewayConfig {
@@ -76,6 +93,10 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     dispatchTimeoutMs: parsed.DISPATCH_TIMEOUT_MS,
     authUrl: parsed.AUTH_URL?.replace(/\/+$/, ''),
+    proxyUrl: parsed.PROXY_URL?.replace(/\/+$/, ''),
+    contextPartTimeoutMs: parsed.CONTEXT_PART_TIMEOUT_MS,
+    headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     introspection:
       parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
         ? undefined

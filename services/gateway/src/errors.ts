@@ -6,6 +6,7 @@
 import { API_PREFIX, AppError, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, Response } from 'express';
+import { recordAuditReason } from './pipeline/audit.ts';
 import { bearerChallenge } from './pipeline/authenticate.ts';
 import { state } from './pipeline/state.ts';
 
@@ -59,6 +60,7 @@ export function errorHandler(logger: Logger, publicUrl: string) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = toAppError(error);
     const { requestId } = state(res);
+    recordAuditReason(res, appError.code);
     if (appError.status >= 500 && appError.code === 'INTERNAL_ERROR') {
       logger.error({ err: appError.cause ?? appError, requestId }, 'request failed');
     }

@@ -15,6 +15,7 @@ import type { GatewayConfig } from './config.ts';
 import { gatewayDatabase } from './database.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { serveUsageQuery } from './handlers/usage-get.ts';
+import { auditStreamDefinition } from './pipeline/audit.ts';
 import { kitIntrospector } from './pipeline/kit-introspector.ts';
 import { UsageStore } from './store/usage-store.ts';
 
@@ -38,7 +39,14 @@ const USAGE_FLUSH_MS = 1_000;
 
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const { config, bus, logger, metrics } = deps;
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 });
+  const server = createServer({
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: config.headersTimeoutMs,
+    // How often node:http looks for clients past those timeouts (default 30 s): a slow client is
+    // cut off within a second of its deadline rather than up to 30 s later.
+    connectionsCheckingInterval: 1_000,
+    maxHeaderSize: 16 * 1024,
+  });
   server.keepAliveTimeout = 5_000;
   const prisma =
     config.databaseUrl === undefined
@@ -54,6 +62,8 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   let introspection: IntrospectionClient | undefined;
   let port: number;
   try {
+    // Every answer waits for its audit event to be stored: no stream, no start.
+    await bus.ensureStream(auditStreamDefinition);
     usageQuery = usage === undefined ? undefined : await serveUsageQuery(bus, usage);
     introspection = await startIntrospection(deps);
     port = await listen(server, config.port, config.host);

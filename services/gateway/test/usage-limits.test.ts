@@ -1,7 +1,8 @@
 /**
  * Per-agent limits and usage, over HTTP against gateways on a real PostgreSQL with the gateway's
  * migrations; tokens and their agent claims come from the fake auth service. The usage the
- * dashboard reads is asked on the bus, as the auth service asks it.
+ * dashboard reads is asked on the bus, as the auth service asks it. Two gateways in this process
+ * stand for two replicas (test/limits-two-gateways.test.ts runs two processes).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
@@ -93,8 +94,10 @@ describe('a daily limit of 3', () => {
   test('3 calls pass and show their use; the 4th is 429 with Retry-After and the limit named', async () => {
     issue('daily-3', 'agt_daily', { limit_daily: 3 });
     for (const used of [1, 2, 3]) {
-      const { status, body } = await call('daily-3');
+      const { status, body, headers } = await call('daily-3');
       expect(status).toBe(200);
+      expect(headers.get('ratelimit-policy')).toBe('"daily";q=3;w=86400');
+      expect(headers.get('ratelimit')).toMatch(new RegExp(`^"daily";r=${3 - used};t=\\d+$`));
       expect(TokenCapabilities.parse(body).limits).toEqual({
         daily: { limit: 3, used, resetsAt: nextUtc('day').toISOString() },
         monthly: null,
@@ -109,6 +112,9 @@ describe('a daily limit of 3', () => {
     const untilMidnight = (nextUtc('day').getTime() - Date.now()) / 1000;
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(Math.floor(untilMidnight) - 2);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(Math.ceil(untilMidnight) + 1);
+    // The window that was hit: nothing left, reset at the same moment as Retry-After.
+    expect(refused.headers.get('ratelimit-policy')).toBe('"daily";q=3;w=86400');
+    expect(refused.headers.get('ratelimit')).toBe(`"daily";r=0;t=${refused.headers.get('retry-after')}`);
   });
 
   test('refused requests do not count: the usage stays at the limit', async () => {
@@ -169,7 +175,9 @@ describe('a monthly limit', () => {
 describe('what counts', () => {
   test('an agent without limits is counted; refused tokens, missing scopes and open routes are not', async () => {
     issue('free-agent', 'agt_free', { scope: 'chat' });
-    expect((await call('free-agent')).status).toBe(200);
+    const free = await call('free-agent');
+    expect(free.status).toBe(200);
+    expect(free.headers.get('ratelimit')).toBeNull();
     expect((await call('not-a-token')).status).toBe(401);
     expect((await call('free-agent', '/api/v1/brain/knowledge-base')).status).toBe(403);
     expect((await call('free-agent', '/api/v1/')).status).toBe(200);

@@ -84,13 +84,47 @@ export const Identity = z
   .describe('The owner this gateway serves (fields: our decision).');
 export type Identity = z.infer<typeof Identity>;
 
+/** The parts of the context, each gathered on its own; an unavailable part is null. */
+export const CONTEXT_PARTS = ['persona', 'user', 'memory', 'services'] as const;
+
+export const UnavailablePart = z
+  .object({
+    part: z.enum(CONTEXT_PARTS),
+    service: z.string().describe('The service that holds the part.'),
+    code: z
+      .enum(['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR', 'INSUFFICIENT_SCOPE'])
+      .describe(
+        'Why it is missing: the service is not running, too slow, failed, or the token may not read it.',
+      ),
+    message: z.string(),
+  })
+  .describe('A part of the context that could not be given; the rest of the context is still valid.');
+export type UnavailablePart = z.infer<typeof UnavailablePart>;
+
 export const GatewayContext = z
   .object({
-    persona: Persona.nullable().describe('The persona applied to the calling agent, with soul_content.'),
-    user: Identity,
-    memory: z.array(MemoryEntry).describe('Long-term memory, newest first.'),
-    services: z.array(ConnectedService),
+    persona: Persona.nullable().describe(
+      'The persona applied to the calling agent, with soul_content; null when none applies or it is unavailable.',
+    ),
+    user: Identity.nullable().describe('The owner served; null only when unavailable.'),
+    memory: z
+      .array(MemoryEntry)
+      .nullable()
+      .describe('Long-term memory, newest first; null only when unavailable.'),
+    services: z
+      .array(ConnectedService)
+      .nullable()
+      .describe('Connected services; null only when unavailable.'),
     endpoints: z.array(EndpointAccess).describe('The endpoints this token may call.'),
+    unavailable: z
+      .array(UnavailablePart)
+      .describe('Parts that could not be gathered (empty when the context is complete).'),
   })
   .describe('Everything an agent needs to start, in one call; call this first.');
 export type GatewayContext = z.infer<typeof GatewayContext>;
+
+/** The brain's reply on brain.context.get: its parts of the gateway context for the calling agent. */
+export const BrainContext = z
+  .object({ persona: Persona.nullable(), user: Identity, memory: z.array(MemoryEntry) })
+  .describe('Persona of the calling agent (from the pag-agent-id header), owner identity, memory.');
+export type BrainContext = z.infer<typeof BrainContext>;

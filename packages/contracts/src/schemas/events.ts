@@ -15,6 +15,8 @@ export const MessageHeaders = {
   clientId: 'pag-client-id',
   scopes: 'pag-scopes',
   tokenKind: 'pag-token-kind',
+  /** The agent the token belongs to, when introspection names one. */
+  agentId: 'pag-agent-id',
   /** The caller's network address as the gateway saw it (rate limits of unauthenticated routes). */
   clientAddress: 'pag-client-address',
 } as const;
@@ -35,14 +37,26 @@ export const AuditEvent = z.object({
   requestId: z.string().min(1),
   time: Timestamp,
   accountId: z.string().nullable(),
-  clientId: z.string().nullable().describe('The agent; null before authentication.'),
+  clientId: z.string().nullable().describe("The agent's OAuth client; null before authentication."),
+  agentId: z.string().nullable().describe('The agent record, when introspection names one.'),
   tokenKind: z.enum(TOKEN_KINDS).nullable(),
+  clientAddress: z.string().describe("The TCP peer's address (client-sent forwarding headers are ignored)."),
   method: z.string(),
   path: z.string().describe('The path without the query string (which may carry secrets).'),
-  status: z.int().min(100).max(599),
+  status: z
+    .int()
+    .min(100)
+    .max(599)
+    .describe('The status sent; 499 when the client went away before any answer.'),
   decision: z.enum(AUDIT_DECISIONS),
   reason: z.string().nullable().describe('The error code when denied or failed.'),
-  latencyMs: z.number().min(0),
+  latencyMs: z.number().min(0).describe('From arrival until the answer was ready (before the audit ack).'),
+  bytesIn: z.int().min(0).describe('Request body bytes (Content-Length, or counted for a chunked body).'),
+  bytesOut: z
+    .int()
+    .min(0)
+    .nullable()
+    .describe('Response body bytes; null for a streamed answer without Content-Length.'),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 

@@ -1,14 +1,17 @@
 /**
  * Step 6: hand the request to whoever answers the route. Gateway routes run here; routes of
- * services reached over NATS become a request/reply with a timeout (504) whose absence of any
- * responder is a 503 naming the service. A route whose service is reached over HTTP and not
- * running also answers 503: never a made-up result.
+ * services reached over NATS (brain, trigger, auth, audit: every route with a subject) become a
+ * request/reply with a timeout (504) whose absence of any responder is a 503 naming the service.
+ * Routes of services reached over HTTP (the proxy) are streamed to it by their forwarder; without
+ * one (no PROXY_URL) they answer 503 naming the service: never a made-up result. The caller's
+ * identity and the request id travel in headers (identity-headers.ts).
  */
 
 import type { DispatchRequest, RouteDefinition } from '@pag/contracts';
-import { AppError, MessageHeaders } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
 
 export type LocalHandler = (req: Request, res: Response) => void | Promise<void>;
@@ -18,6 +21,8 @@ export interface DispatchOptions {
   timeoutMs: number;
   /** The gateway's own handlers by route id. */
   local: ReadonlyMap<string, LocalHandler>;
+  /** Forwarders of the services reached over HTTP, by service name (the proxy when configured). */
+  forward?: ReadonlyMap<string, RequestHandler>;
 }
 
 export function dispatch(options: DispatchOptions): RequestHandler {
@@ -27,18 +32,13 @@ export function dispatch(options: DispatchOptions): RequestHandler {
     try {
       const handler = options.local.get(route.id);
       if (handler !== undefined) return await handler(req, res);
-      if (route.subject === null) throw notRunning(route.service);
-      const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
-      const headers: Record<string, string> = {
-        [MessageHeaders.requestId]: requestId,
-        [MessageHeaders.clientAddress]: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      };
-      if (identity !== undefined) {
-        headers[MessageHeaders.accountId] = identity.accountId;
-        headers[MessageHeaders.clientId] = identity.clientId;
-        headers[MessageHeaders.scopes] = identity.scopes.join(' ');
-        headers[MessageHeaders.tokenKind] = identity.tokenKind;
+      if (route.subject === null) {
+        const forward = options.forward?.get(route.service);
+        if (forward === undefined) throw notRunning(route.service);
+        return forward(req, res, next);
       }
+      const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
+      const headers = identityHeaders(req, requestId, identity);
       const reply = await requestService(options, route, route.subject, message, headers);
       res.status(route.successStatus).json(reply);
     } catch (error) {

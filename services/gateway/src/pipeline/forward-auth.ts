@@ -12,6 +12,7 @@ import { AppError, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { recordAuditReason } from './audit.ts';
 import { state } from './state.ts';
 
 /** Client-address headers besides X-Forwarded-*: only the gateway may say who the client is. */
@@ -65,6 +66,7 @@ export function forwardAuth(options: ForwardAuthOptions): RequestHandler {
         if (!('writeHead' in res)) return void res.destroy();
         if (res.headersSent) return void res.destroy();
         const requestId = state(res as unknown as Response).requestId;
+        recordAuditReason(res as unknown as Response, appError.code);
         res.writeHead(appError.status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(toErrorBody(appError, requestId)));
       },

@@ -1,15 +1,27 @@
 /**
- * Step 3: body limits and parsing, only for routes that take a body. JSON only, strict (objects
- * and arrays at the top level), bounded by BODY_LIMIT_BYTES. Malformed JSON, an oversized body
- * and another media type become 400, 413 and 415 in the error handler.
+ * Step 3: body limits and parsing, only for routes that take a body (routes without a body
+ * schema, such as the streamed /api/v1/services/* ones, are left unread). JSON only, strict:
+ * an object or array at the top level (the route's schema then says which), no key twice in one
+ * object (findDuplicateKey), bounded by BODY_LIMIT_BYTES. Malformed JSON, an oversized body and
+ * another media type become 400, 413 and 415. A parse error names where the JSON broke, never
+ * the text around it: a body may carry a secret, and errors are logged and shown.
  */
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
+import { findDuplicateKey } from '../domain/duplicate-keys.ts';
 import { state } from './state.ts';
 
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
+  const raw = new WeakMap<IncomingMessage, Buffer>();
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    type: () => true,
+    // Called with the whole body before it is parsed; kept for the duplicate-key check after.
+    verify: (req, _res, buffer) => void raw.set(req, buffer),
+  });
   return (req: Request, res: Response, next: NextFunction) => {
     const route = state(res).route;
     if (route?.requestBody == null) {
@@ -22,6 +34,29 @@ export function jsonBody(limitBytes: number): RequestHandler {
       next(new AppError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON, not ${type.split(';')[0]}.`));
       return;
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => {
+      if (error !== undefined) return next(parseFailure(error, raw.get(req)));
+      const buffer = raw.get(req);
+      const duplicate = buffer === undefined ? null : findDuplicateKey(buffer.toString('utf8'));
+      if (duplicate !== null) {
+        return next(
+          new AppError('MALFORMED_JSON', `The request body has the key "${duplicate}" twice in one object.`),
+        );
+      }
+      next();
+    });
   };
+}
+
+/** body-parser's syntax errors quote the body; ours say only where it broke. */
+function parseFailure(error: unknown, body: Buffer | undefined): unknown {
+  const parserError = error as { type?: string; message?: string };
+  if (parserError?.type !== 'entity.parse.failed') return error;
+  const first = body?.toString('utf8').trimStart()[0];
+  if (first !== undefined && first !== '{' && first !== '[') {
+    return new AppError('MALFORMED_JSON', 'The request body must be a JSON object or array.');
+  }
+  const position = /position (\d+)/.exec(parserError.message ?? '')?.[1];
+  const where = position === undefined ? '' : ` (at character ${position})`;
+  return new AppError('MALFORMED_JSON', `The request body is not valid JSON${where}.`);
 }

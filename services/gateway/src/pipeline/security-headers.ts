@@ -1,8 +1,21 @@
 /**
  * Headers every answer carries: API responses are never sniffed, framed, cached by shared caches
- * or given a referrer. (The fuller hardening of issue 5 adds to these.)
+ * or given a referrer.
+ *
+ * Answers of routes in the table (JSON, text, and whatever the proxy streams from a third-party
+ * service) also get a Content-Security-Policy that lets nothing run or load: a document a browser
+ * is tricked into opening from this origin stays inert. (Pages of the auth service — sign-up,
+ * login, dashboard — set their own policy there; this step runs after route lookup, so it never
+ * applies to them.)
+ *
+ * CORS, decided: only the gateway's public documents (discovery index, quick-start,
+ * capabilities, /openapi.json, /llms.txt: no token, no owner data) allow every origin, without
+ * credentials, so browser-based tools can read them. Nothing that takes a token answers CORS:
+ * agents are not browser pages on other origins, and a token kept in such a page is one XSS away
+ * from being stolen. Simple GETs need no preflight, so OPTIONS is not served.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { state } from './state.ts';
 
 const HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -12,7 +25,26 @@ const HEADERS = {
   'cache-control': 'no-store',
 };
 
+const ROUTE_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+};
+
 export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.set(HEADERS);
+  next();
+}
+
+/** After route lookup: the policy of every route of the table, and CORS for public documents. */
+export function routeHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.set(ROUTE_HEADERS);
+  const route = state(res).route;
+  if (route !== undefined && route.service === 'gateway' && route.auth === 'none') {
+    res.set({
+      'access-control-allow-origin': '*',
+      // Let the page read the request id of what it fetched.
+      'access-control-expose-headers': 'x-request-id',
+      'cross-origin-resource-policy': 'cross-origin',
+    });
+  }
   next();
 }

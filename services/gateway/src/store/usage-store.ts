@@ -3,9 +3,11 @@
  * statement names the owner account, which leads the primary key, so one owner's query never
  * reads another's rows and every lookup is a range of that key.
  *
- * Two ways to count (docs/adr/0013-per-agent-usage-limits.md):
- * - count(): an agent with a limit, now, in one statement (one round trip): an upsert of its day
- *   row and month row returning both counts, so every replica decides on the same numbers;
+ * Two ways to count:
+ * - take(): an agent with a limit, through this replica's lease on its allowance (UsageLeases,
+ *   docs/adr/0016-exact-limits-across-replicas.md): served from a block reserved in the rows
+ *   without a round trip, or, near the limit, by one call of gateway.lease_usage that counts the
+ *   request if the limits allow; every replica decides on the same rows;
  * - countLater(): an agent without limits, in memory, written by a flush every `flushMs` (one
  *   statement for every agent) and before every report, so counting costs such a request nothing.
  *
@@ -16,12 +18,25 @@
  */
 import type { AgentUsage } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
-import type { UsageCounts, UsageWindows } from '../domain/usage-windows.ts';
+import type { LeaseAnswer } from '../domain/usage-lease.ts';
+import type { UsageLimits, UsageWindows } from '../domain/usage-windows.ts';
+import { usageWindows } from '../domain/usage-windows.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AgentKey } from './pending-counts.ts';
 import { PendingCounts } from './pending-counts.ts';
+import type { LeaseRequest, LimitDecision } from './usage-leases.ts';
+import { UsageLeases } from './usage-leases.ts';
 
 export type { AgentKey } from './pending-counts.ts';
+
+interface LeaseRow {
+  taken: number;
+  granted: number;
+  day_count: number;
+  day_reserved: number;
+  month_count: number;
+  month_reserved: number;
+}
 
 interface ReportRow {
   agent_id: string;
@@ -31,54 +46,61 @@ interface ReportRow {
 }
 
 export interface UsageStoreOptions {
-  /** How often counts kept in memory are written. */
+  /**
+   * How often counts kept in memory are written, the limited agents' served requests settled
+   * and idle blocks given back.
+   */
   flushMs: number;
+  /** The largest block of a limited agent's allowance one replica reserves ahead. */
+  maxBlock?: number;
+  /** A block is at most this fraction (1/spread) of what is still free. */
+  spread?: number;
   logger: Logger;
 }
+
+/**
+ * Far from a limit a busy agent costs one statement per this many requests; a replica that dies
+ * without shutdown strands at most this many units (plus what it served since its last tick) until
+ * the window ends.
+ */
+const DEFAULT_MAX_BLOCK = 500;
+/** A block takes at most 1/16 of what is free: below 16 free units, one request at a time. */
+const DEFAULT_SPREAD = 16;
 
 export class UsageStore implements AsyncDisposable {
   readonly #db: PrismaClient;
   readonly #logger: Logger;
   readonly #pending = new PendingCounts();
+  readonly #leases: UsageLeases;
   readonly #timer: NodeJS.Timeout;
   #flushing: Promise<void> = Promise.resolve();
 
   constructor(db: PrismaClient, options: UsageStoreOptions) {
     this.#db = db;
     this.#logger = options.logger;
-    this.#timer = setInterval(() => void this.flush(), options.flushMs);
+    this.#leases = new UsageLeases((request) => leaseUsage(db, request), {
+      maxBlock: options.maxBlock ?? DEFAULT_MAX_BLOCK,
+      spread: options.spread ?? DEFAULT_SPREAD,
+      logger: options.logger,
+    });
+    this.#timer = setInterval(() => void this.#tick(), options.flushMs);
     this.#timer.unref();
   }
 
-  /** Adds one request to the agent's day and month now; the counts returned include it. */
-  async count(key: AgentKey, windows: UsageWindows): Promise<UsageCounts> {
-    // set_config(…, true) lasts until the end of this statement's own transaction, i.e. its commit.
-    const rows = await this.#db.$queryRaw<{ kind: 'day' | 'month'; count: number }[]>`
-      INSERT INTO "gateway"."usage_counters" AS u
-             (account_id, agent_id, window_kind, window_start, count, updated_at)
-      SELECT ${key.accountId}, ${key.clientId}, w.kind::"gateway"."usage_window_kind", w.start, 1, now()
-        FROM (VALUES ('day', ${windows.day.start}::date), ('month', ${windows.month.start}::date)) AS w(kind, start)
-       CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-      ON CONFLICT (account_id, agent_id, window_kind, window_start)
-      DO UPDATE SET count = u.count + 1, updated_at = excluded.updated_at
-      RETURNING window_kind::text AS kind, count`;
-    const counts: UsageCounts = { day: 0, month: 0 };
-    for (const row of rows) counts[row.kind] = row.count;
-    return counts;
-  }
-
-  /** Takes back a request that was refused, so refused requests never use up a limit. */
-  async uncount(key: AgentKey, windows: UsageWindows): Promise<void> {
-    await this.#db.$executeRaw`
-      UPDATE "gateway"."usage_counters" SET count = count - 1
-       WHERE account_id = ${key.accountId} AND agent_id = ${key.clientId} AND count > 0
-         AND ((window_kind = 'day' AND window_start = ${windows.day.start}::date)
-           OR (window_kind = 'month' AND window_start = ${windows.month.start}::date))`;
+  /** Decides one request of an agent with a limit: served (and counted) or refused. */
+  take(key: AgentKey, windows: UsageWindows, limits: UsageLimits, at: Date): Promise<LimitDecision> {
+    return this.#leases.take(key, windows, limits, at);
   }
 
   /** Counts one request of an agent without limits, written with the next flush. */
   countLater(key: AgentKey, windows: UsageWindows, at: Date): void {
     this.#pending.add(key, windows, at);
+  }
+
+  /** Every flushMs: the unlimited agents' counts, then the leases' settlements and idle blocks. */
+  async #tick(): Promise<void> {
+    await this.flush();
+    await this.#leases.tick(usageWindows(new Date()));
   }
 
   /** Writes the counts kept in memory; on failure they stay for the next flush. */
@@ -122,7 +144,7 @@ export class UsageStore implements AsyncDisposable {
     windows: UsageWindows,
   ): Promise<AgentUsage[]> {
     if (clientIds.length === 0) return [];
-    await this.flush();
+    await Promise.all([this.flush(), this.#leases.settle()]);
     const rows = await this.#db.$queryRaw<ReportRow[]>`
       SELECT agent_id,
              COALESCE(SUM(count) FILTER (WHERE window_kind = 'day' AND window_start = ${windows.day.start}::date), 0)::int AS today,
@@ -143,10 +165,10 @@ export class UsageStore implements AsyncDisposable {
     });
   }
 
-  /** Stops the flush timer and writes what is still in memory. */
+  /** Stops the flush timer, writes what is still in memory and gives every block back. */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await this.flush();
+    await Promise.all([this.flush(), this.#leases.close()]);
     if (this.#pending.size > 0)
       this.#logger.error({ rows: this.#pending.size }, 'usage counts lost at shutdown');
   }
@@ -154,4 +176,22 @@ export class UsageStore implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** One call of gateway.lease_usage (see its migration): settle, release, take, reserve. */
+export async function leaseUsage(db: PrismaClient, request: LeaseRequest): Promise<LeaseAnswer> {
+  const { key, windows, limits, settlement } = request;
+  const [row] = await db.$queryRaw<LeaseRow[]>`
+    SELECT * FROM "gateway"."lease_usage"(
+      ${key.accountId}, ${key.clientId}, ${windows.day.start}::date, ${windows.month.start}::date,
+      ${limits.daily}::int, ${limits.monthly}::int, ${settlement.settle}::int, ${settlement.release}::int,
+      ${request.take}::int, ${request.maxBlock}::int, ${request.spread}::int,
+      ${settlement.servedAt?.toISOString() ?? null}::timestamptz)`;
+  if (row === undefined) throw new Error('lease_usage returned no row');
+  return {
+    taken: row.taken,
+    granted: row.granted,
+    count: { day: row.day_count, month: row.month_count },
+    reserved: { day: row.day_reserved, month: row.month_reserved },
+  };
 }

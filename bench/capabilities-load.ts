@@ -1,0 +1,71 @@
+/**
+ * The authenticated-request scenarios: GET /api/v1/tokens/me/capabilities through the whole
+ * pipeline of the embedded stack (request id, route lookup, introspection, scope, usage count,
+ * dispatch, audit as far as it is there) with a dashboard token minted by `pag token create`
+ * (AgentStore) among several stored ones; beside a bare node:http server answering the same
+ * bytes (the handler without the pipeline). Then two wrong-token loads: the same wrong token
+ * every time, and a fresh random one per request (nothing can be cached: each is introspected).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StackProcess } from '@pag/testkit';
+import { startReadyProcess } from '@pag/testkit';
+import { runCli } from '../packages/stack/src/cli/run-cli.ts';
+
+const OWNER = { email: 'bench-capabilities@example.test', password: 'correct horse battery staple' };
+/** Tokens stored at least: a wrong token must not cost more as they grow. */
+export const STORED_TOKENS = 20;
+export const CAPABILITIES_PATH = '/api/v1/tokens/me/capabilities';
+
+/** `pag …` against the running stack's DATA_DIR; the printed lines, or a failure with them. */
+async function pag(dataDir: string, ...argv: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  const code = await runCli(
+    argv,
+    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    { out: (text) => lines.push(text), err: (text) => lines.push(text) },
+  );
+  if (code !== 0) throw new Error(`pag ${argv.slice(0, 2).join(' ')} failed (${code}):\n${lines.join('\n')}`);
+  return lines;
+}
+
+/**
+ * An owner with max(count, STORED_TOKENS) dashboard tokens (scope `read`, no limits), each its own
+ * agent, made by `pag token create`; returns the last `count`.
+ */
+export async function mintStackTokens(stack: StackProcess, count: number): Promise<string[]> {
+  await pag(stack.dataDir, 'owner', 'create', '--email', OWNER.email, '--password', OWNER.password);
+  const tokens: string[] = [];
+  for (let i = 1; i <= Math.max(count, STORED_TOKENS); i += 1) {
+    const lines = await pag(
+      stack.dataDir,
+      ...['token', 'create', '--owner', OWNER.email, '--name', `Bench agent ${i}`, '--scopes', 'read'],
+    );
+    tokens.push(lines.at(-1) ?? '');
+  }
+  return tokens.slice(-count);
+}
+
+/** A wrong token shaped like ours (same prefix and length), random each call. */
+export function wrongTokenLike(token: string): string {
+  const prefix = /^[a-z]+_/.exec(token)?.[0] ?? '';
+  return `${prefix}${randomBytes(token.length)
+    .toString('base64url')
+    .slice(0, token.length - prefix.length)}`;
+}
+
+/** The baseline server answering `body` for every request, until disposed. */
+export async function startSameBodyServer(baselineServer: string, body: Buffer) {
+  const dir = await mkdtemp(join(tmpdir(), 'pag-bench-'));
+  await writeFile(join(dir, 'body.json'), body);
+  const server = await startReadyProcess({ args: [baselineServer, join(dir, 'body.json')] });
+  return {
+    server,
+    [Symbol.asyncDispose]: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

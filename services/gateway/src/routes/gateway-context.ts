@@ -1,0 +1,149 @@
+/**
+ * GET /api/v1/gateway/context: everything an agent needs to start, in one call. The parts are
+ * gathered in parallel over the bus, each with its own short timeout: persona (with
+ * soul_content), the owner's identity and long-term memory from the brain (one request,
+ * brain.context.get), connected services from the proxy (proxy.services.list); the endpoints
+ * this token may call come from the route table. A part whose service is not running, too slow
+ * or failing is null and listed in `unavailable`: the call itself still answers 200.
+ *
+ * A part is asked for only when the token may call the endpoint that lists the same data
+ * (persona: listPersonas, user: identity, memory: this route, services: listServices); a part
+ * the token may not read is listed as INSUFFICIENT_SCOPE. Today each of those needs only a
+ * valid token; the check keeps the context from ever showing more than those endpoints would.
+ */
+import type { DispatchRequest, GatewayContext, UnavailablePart } from '@pag/contracts';
+import {
+  AppError,
+  BrainContext,
+  BrainSubjects,
+  endpointsForScopes,
+  ProxySubjects,
+  requiredScope,
+  routeById,
+  ServiceList,
+  scopeGrants,
+} from '@pag/contracts';
+import type { Bus, Logger } from '@pag/kit';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { TokenIdentity } from '../pipeline/authenticate.ts';
+import type { LocalHandler } from '../pipeline/dispatch.ts';
+import { identityHeaders } from '../pipeline/identity-headers.ts';
+import { state } from '../pipeline/state.ts';
+
+type Part = UnavailablePart['part'];
+type Code = UnavailablePart['code'];
+
+/** The route whose scope governs each part: the context never shows what that route would not. */
+export const CONTEXT_PART_ROUTES: Readonly<Record<Part, string>> = {
+  persona: 'listPersonas',
+  user: 'identity',
+  memory: 'gatewayContext',
+  services: 'listServices',
+};
+
+export interface GatewayContextOptions {
+  bus: Bus;
+  /** How long each part may take before it is reported unavailable. */
+  partTimeoutMs: number;
+  logger: Logger;
+}
+
+/** Which parts this token may read, by the scope of each part's route. */
+export function readableParts(scopes: readonly string[]): Set<Part> {
+  const parts = Object.entries(CONTEXT_PART_ROUTES) as [Part, string][];
+  return new Set(
+    parts
+      .filter(([, id]) => {
+        const needed = requiredScope(routeById(id), {}, 'GET');
+        return needed === null || scopeGrants(scopes, needed);
+      })
+      .map(([part]) => part),
+  );
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; code: Code; message: string };
+
+export function gatewayContextHandler(options: GatewayContextOptions): LocalHandler {
+  const { bus, partTimeoutMs, logger } = options;
+  const empty: DispatchRequest = { params: {}, query: {}, body: null };
+
+  async function ask<S extends z.ZodType>(
+    service: string,
+    subject: string,
+    schema: S,
+    headers: Record<string, string>,
+  ): Promise<Outcome<z.infer<S>>> {
+    try {
+      const reply = await bus.request(subject, empty, { timeoutMs: partTimeoutMs, headers });
+      const parsed = schema.safeParse(reply);
+      if (parsed.success) return { ok: true, value: parsed.data };
+      logger.warn(
+        { subject, requestId: headers['x-request-id'], issues: parsed.error.issues },
+        'invalid context part',
+      );
+      return {
+        ok: false,
+        code: 'UPSTREAM_ERROR',
+        message: `The ${service} service answered with an invalid reply.`,
+      };
+    } catch (error) {
+      const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
+      if (code === 'SERVICE_UNAVAILABLE')
+        return { ok: false, code, message: `The ${service} service is not running.` };
+      if (code === 'UPSTREAM_TIMEOUT')
+        return {
+          ok: false,
+          code,
+          message: `The ${service} service did not answer within ${partTimeoutMs} ms.`,
+        };
+      logger.warn({ err: error, subject, requestId: headers['x-request-id'] }, 'context part failed');
+      return { ok: false, code: 'UPSTREAM_ERROR', message: `The ${service} service failed (${code}).` };
+    }
+  }
+
+  return async (req: Request, res: Response) => {
+    const { identity, requestId } = state(res);
+    // A bearer route: authentication has run; otherwise it is a bug.
+    if (identity === undefined) throw new AppError('INTERNAL_ERROR', 'No token identity on a bearer route.');
+    const readable = readableParts(identity.scopes);
+    const headers = identityHeaders(req, requestId, identity);
+    const wantsBrain = readable.has('persona') || readable.has('user') || readable.has('memory');
+    const [brain, proxy] = await Promise.all([
+      wantsBrain ? ask('brain', BrainSubjects.contextGet, BrainContext, headers) : undefined,
+      readable.has('services') ? ask('proxy', ProxySubjects.servicesList, ServiceList, headers) : undefined,
+    ]);
+    res.status(200).json(assemble(identity, readable, brain, proxy));
+  };
+}
+
+function assemble(
+  identity: TokenIdentity,
+  readable: Set<Part>,
+  brain: Outcome<BrainContext> | undefined,
+  proxy: Outcome<ServiceList> | undefined,
+): GatewayContext {
+  const unavailable: UnavailablePart[] = [];
+  const pick = <T>(part: Part, service: string, outcome: Outcome<T> | undefined): T | null => {
+    if (!readable.has(part)) {
+      const route = routeById(CONTEXT_PART_ROUTES[part]);
+      const message = `The token may not read the ${part}: it needs ${requiredScope(route, {}, 'GET')}.`;
+      unavailable.push({ part, service, code: 'INSUFFICIENT_SCOPE', message });
+      return null;
+    }
+    if (outcome === undefined) throw new AppError('INTERNAL_ERROR', `The ${part} part was not asked.`);
+    if (outcome.ok) return outcome.value;
+    unavailable.push({ part, service, code: outcome.code, message: outcome.message });
+    return null;
+  };
+  const brainPart = <K extends keyof BrainContext>(part: K & Part) =>
+    pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[part] } : brain);
+  return {
+    persona: brainPart('persona'),
+    user: brainPart('user'),
+    memory: brainPart('memory'),
+    services: pick('services', 'proxy', proxy)?.services ?? null,
+    endpoints: endpointsForScopes(identity.scopes),
+    unavailable,
+  };
+}

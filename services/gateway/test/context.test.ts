@@ -1,0 +1,212 @@
+/**
+ * GET /api/v1/gateway/context: parts gathered in parallel over the bus (handlers on the in-memory
+ * bus stand in for the brain and the proxy), each part that cannot be had reported inside a 200.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { BrainContext, ServiceList } from '@pag/contracts';
+import {
+  BrainSubjects,
+  endpointsForScopes,
+  GatewayContext,
+  MessageHeaders,
+  ProxySubjects,
+} from '@pag/contracts';
+import type { BusMessage, Subscription } from '@pag/kit';
+import { readableParts } from '../src/routes/gateway-context.ts';
+import type { TokenGateway } from './start-token-gateway.ts';
+import { startTokenGateway } from './start-token-gateway.ts';
+
+const PART_TIMEOUT_MS = 300;
+
+const brainContext: BrainContext = {
+  persona: {
+    id: 'per_1',
+    name: 'Assistant',
+    description: null,
+    soul_content: 'Be brief. Ask before booking anything.',
+    active: true,
+  },
+  user: {
+    name: 'Alice',
+    email: 'alice@example.test',
+    timezone: 'Europe/Berlin',
+    locale: 'de-DE',
+    summary: null,
+  },
+  memory: [
+    { id: 'mem_2', content: 'Prefers mornings.', createdAt: '2026-11-02T09:00:00.000Z' },
+    { id: 'mem_1', content: 'Lives in Berlin.', createdAt: '2026-11-01T09:00:00.000Z' },
+  ],
+};
+const services: ServiceList = {
+  services: [
+    { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: '2026-11-01T10:00:00.000Z' },
+  ],
+};
+
+let stack: TokenGateway;
+const subscriptions: Subscription[] = [];
+
+beforeAll(async () => {
+  stack = await startTokenGateway({ CONTEXT_PART_TIMEOUT_MS: String(PART_TIMEOUT_MS) });
+});
+afterAll(async () => {
+  await stack?.[Symbol.asyncDispose]();
+});
+
+async function answer(subject: string, handler: (msg: BusMessage) => unknown): Promise<void> {
+  subscriptions.push(await stack.gateway.bus.handle(subject, handler));
+}
+
+async function stopAnswering(): Promise<void> {
+  for (const sub of subscriptions.splice(0)) await sub.close();
+}
+
+async function context(token: string) {
+  const started = performance.now();
+  const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = GatewayContext.parse(await response.json());
+  return {
+    status: response.status,
+    body,
+    ms: performance.now() - started,
+    requestId: response.headers.get('x-request-id'),
+  };
+}
+
+describe('GET /api/v1/gateway/context', () => {
+  test('every part answered: persona with soul_content, owner, memory, services, endpoints', async () => {
+    stack.issue('full-context', 'read chat');
+    const seen: BusMessage[] = [];
+    await answer(BrainSubjects.contextGet, (msg) => {
+      seen.push(msg);
+      return brainContext;
+    });
+    await answer(ProxySubjects.servicesList, (msg) => {
+      seen.push(msg);
+      return services;
+    });
+    try {
+      const { status, body, requestId } = await context('full-context');
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        ...brainContext,
+        services: services.services,
+        endpoints: endpointsForScopes(['read', 'chat']),
+        unavailable: [],
+      });
+      expect(body.endpoints.find((e) => e.id === 'chat')?.allowed).toBe(true);
+      expect(body.endpoints.find((e) => e.id === 'proxyPost')?.allowed).toBe(false);
+      // Both asked with the caller's identity and this request's id.
+      expect(seen).toHaveLength(2);
+      for (const msg of seen) {
+        expect(msg.headers).toMatchObject({
+          [MessageHeaders.requestId]: requestId,
+          [MessageHeaders.accountId]: 'acc-1',
+          [MessageHeaders.agentId]: 'agt_1',
+          [MessageHeaders.scopes]: 'read chat',
+        });
+      }
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('a fresh account: empty memory, no services, endpoints filtered by the scopes', async () => {
+    stack.issue('fresh', 'knowledge');
+    await answer(BrainSubjects.contextGet, () => ({ ...brainContext, persona: null, memory: [] }));
+    await answer(ProxySubjects.servicesList, () => ({ services: [] }));
+    try {
+      const { status, body } = await context('fresh');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ persona: null, memory: [], services: [], unavailable: [] });
+      expect(body.endpoints.filter((e) => e.allowed).map((e) => e.id)).toContain('knowledgeBase');
+      expect(body.endpoints.find((e) => e.id === 'chat')?.allowed).toBe(false);
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('the proxy not running: services unavailable, the brain parts still there', async () => {
+    stack.issue('no-proxy', 'read');
+    await answer(BrainSubjects.contextGet, () => brainContext);
+    try {
+      const { status, body } = await context('no-proxy');
+      expect(status).toBe(200);
+      expect(body.persona?.soul_content).toBe(brainContext.persona?.soul_content);
+      expect(body.memory).toEqual(brainContext.memory);
+      expect(body.services).toBeNull();
+      expect(body.unavailable).toEqual([
+        {
+          part: 'services',
+          service: 'proxy',
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The proxy service is not running.',
+        },
+      ]);
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('a silent brain: its parts time out after the part timeout, services still there', async () => {
+    stack.issue('slow-brain', 'read');
+    const late = Promise.withResolvers<void>();
+    await answer(BrainSubjects.contextGet, async () => {
+      await late.promise;
+      return brainContext;
+    });
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      const { status, body, ms } = await context('slow-brain');
+      expect(status).toBe(200);
+      expect(ms).toBeLessThan(PART_TIMEOUT_MS + 1_000);
+      expect(body).toMatchObject({ persona: null, user: null, memory: null, services: services.services });
+      expect(body.unavailable.map(({ part, service, code }) => ({ part, service, code }))).toEqual(
+        ['persona', 'user', 'memory'].map((part) => ({ part, service: 'brain', code: 'UPSTREAM_TIMEOUT' })),
+      );
+    } finally {
+      late.resolve();
+      await stopAnswering();
+    }
+  });
+
+  test('nothing running: still 200, every part unavailable, the endpoints listed', async () => {
+    stack.issue('alone', 'read');
+    const { status, body } = await context('alone');
+    expect(status).toBe(200);
+    expect(body.unavailable.map((u) => u.part)).toEqual(['persona', 'user', 'memory', 'services']);
+    expect(body.endpoints).toEqual(endpointsForScopes(['read']));
+  });
+
+  test('a reply that breaks its schema is UPSTREAM_ERROR, not passed on', async () => {
+    stack.issue('bad-reply', 'read');
+    await answer(BrainSubjects.contextGet, () => ({ persona: null, user: { name: 42 }, memory: [] }));
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      const { status, body } = await context('bad-reply');
+      expect(status).toBe(200);
+      expect(body.user).toBeNull();
+      expect(body.unavailable.map((u) => u.code)).toEqual([
+        'UPSTREAM_ERROR',
+        'UPSTREAM_ERROR',
+        'UPSTREAM_ERROR',
+      ]);
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('without a token: 401, nothing asked', async () => {
+    const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`);
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('which parts a token may read', () => {
+  test('each part follows the scope of the route listing the same data (today: any valid token)', () => {
+    expect([...readableParts([])]).toEqual(['persona', 'user', 'memory', 'services']);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * Audit completeness: a gateway and the auth service on one nats-server (JetStream) and one
+ * PostgreSQL. 1,000 mixed requests (a good token, an unknown token, a token lacking the route's
+ * scope, an unknown route, an agent over its daily limit), 20 at a time; then the AUDIT stream
+ * holds exactly 1,000 events, one per response, with the X-Request-Id, status and reason that
+ * response carried. The stream's count comes from JetStream's own API, the events from a durable
+ * consumer as the audit service will read them.
+ *
+ * The services are imported by path: the workspace root does not depend on them as packages.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import type { AuditEvent } from '@pag/contracts';
+import { AuditStream, ErrorBody } from '@pag/contracts';
+import { applyMigrations, createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
+import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
+import { startNatsServer, startTestPostgres } from '../packages/kit/src/testing/mod.ts';
+import type { RunningAuth } from '../services/auth/src/mod.ts';
+import { authDatabase, startAuth } from '../services/auth/src/mod.ts';
+import { RESOURCE_SERVER, testConfig } from '../services/auth/test/support/start-test-auth.ts';
+import type { RunningGateway } from '../services/gateway/src/mod.ts';
+import { gatewayDatabase, loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
+import { AuditLog } from '../services/gateway/test/audit-log.ts';
+
+const PUBLIC_URL = 'https://api.example.test';
+const REQUESTS = 1_000;
+const CONCURRENCY = 20;
+const DAILY_LIMIT = 20;
+const logger = createLogger({ service: 'audit-completeness-test', level: 'silent' });
+
+let nats: NatsServer;
+let postgres: TestPostgres;
+let authBus: NatsBus;
+let gatewayBus: NatsBus;
+let auth: RunningAuth;
+let gateway: RunningGateway;
+let accountId: string;
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  postgres = await startTestPostgres();
+  await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
+  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
+  authBus = await NatsBus.connect({ url: nats.url, name: 'auth', logger });
+  auth = await startAuth({
+    config: testConfig(postgres.url, { publicUrl: PUBLIC_URL }),
+    bus: authBus,
+    logger,
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
+  accountId = (
+    await auth.core.accounts.create({ email: 'owner@example.test', password: 'a long passphrase' })
+  ).id;
+  gatewayBus = await NatsBus.connect({ url: nats.url, name: 'gateway', logger });
+  gateway = await startGateway({
+    config: loadGatewayConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL,
+      DATABASE_URL: postgres.url,
+      AUTH_URL: auth.url,
+      INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
+      INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
+    }),
+    bus: gatewayBus,
+    logger,
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await gatewayBus?.close();
+  await auth?.close();
+  await authBus?.close();
+  await postgres?.stop();
+  await nats?.stop();
+});
+
+async function token(name: string, scopes: string[], dailyLimit?: number): Promise<string> {
+  const { agents } = auth.core;
+  const agent = await agents.createAgent({ accountId, kind: 'dashboard', name, scopes, dailyLimit });
+  return (await agents.issueToken(agent)).value;
+}
+
+interface Answer {
+  kind: string;
+  requestId: string;
+  status: number;
+  code: string | null;
+}
+
+test('1,000 mixed requests leave exactly 1,000 audit events, one per response', async () => {
+  const good = await token('Reader', ['read']);
+  const narrow = await token('Availability only', ['availability']);
+  const limited = await token('Limited', ['read'], DAILY_LIMIT);
+  const kinds: Array<[string, string, string | undefined]> = [
+    ['good token', '/api/v1/tokens/me/capabilities', good],
+    ['unknown token', '/api/v1/tokens/me/capabilities', 'not-a-token-of-ours'],
+    ['wrong scope', '/api/v1/brain/knowledge-base', narrow],
+    ['unknown route', '/api/v1/no-such-endpoint', good],
+    ['over the limit', '/api/v1/tokens/me/capabilities', limited],
+  ];
+  const base = `http://127.0.0.1:${gateway.port}`;
+  const send = async (index: number): Promise<Answer> => {
+    const [kind, path, bearer] = kinds[index % kinds.length] as [string, string, string | undefined];
+    const response = await fetch(`${base}${path}`, {
+      headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` },
+    });
+    const body: unknown = await response.json();
+    const error = response.status >= 400 ? ErrorBody.parse(body).error.code : null;
+    return {
+      kind,
+      requestId: response.headers.get('x-request-id') ?? '',
+      status: response.status,
+      code: error,
+    };
+  };
+  const answers: Answer[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) answers.push(await send(next++));
+    }),
+  );
+
+  const statuses = (kind: string) => answers.filter((a) => a.kind === kind).map((a) => a.status);
+  expect(new Set(statuses('good token'))).toEqual(new Set([200]));
+  expect(new Set(statuses('unknown token'))).toEqual(new Set([401]));
+  expect(new Set(statuses('wrong scope'))).toEqual(new Set([403]));
+  expect(new Set(statuses('unknown route'))).toEqual(new Set([404]));
+  expect(statuses('over the limit').filter((status) => status === 200)).toHaveLength(DAILY_LIMIT);
+  expect(statuses('over the limit').filter((status) => status === 429)).toHaveLength(
+    REQUESTS / kinds.length - DAILY_LIMIT,
+  );
+
+  // Every response was sent after its event was acknowledged: the stream's count is final now.
+  const info = await gatewayBus.request<{ state: { messages: number } }>(
+    `$JS.API.STREAM.INFO.${AuditStream.name}`,
+    {},
+    { timeoutMs: 2_000 },
+  );
+  expect(info.state.messages).toBe(REQUESTS);
+
+  await using log = await AuditLog.follow(gatewayBus);
+  await log.until(() => log.stored.length === REQUESTS, 20_000, `${REQUESTS} events`);
+  const byRequest = new Map<string, AuditEvent>(log.events.map((event) => [event.requestId, event]));
+  expect(byRequest.size).toBe(REQUESTS);
+  expect(new Set(answers.map((a) => a.requestId))).toEqual(new Set(byRequest.keys()));
+  for (const answer of answers) {
+    const event = byRequest.get(answer.requestId);
+    expect(event).toMatchObject({ status: answer.status, reason: answer.code, path: expect.any(String) });
+    if (answer.kind === 'good token') expect(event).toMatchObject({ accountId, tokenKind: 'dashboard' });
+    if (answer.kind === 'unknown token') expect(event?.accountId).toBeNull();
+  }
+}, 120_000);
