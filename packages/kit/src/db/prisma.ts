@@ -65,8 +65,17 @@ export function createPrismaClient<Client extends DisconnectableClient>(
     },
     {
       schema: options.schema,
-      onPoolError: (error) => options.logger?.warn({ err: error }, 'idle database connection failed'),
-      onConnectionError: (error) => options.logger?.warn({ err: error }, 'database connection failed'),
+      // The message and code only: pg's error carries its client object, connection settings included.
+      onPoolError: (error) =>
+        options.logger?.warn(
+          { error: error.message, code: (error as { code?: unknown }).code },
+          'idle database connection failed',
+        ),
+      onConnectionError: (error) =>
+        options.logger?.warn(
+          { error: error.message, code: (error as { code?: unknown }).code },
+          'database connection failed',
+        ),
       // The typings say string; node-postgres takes undefined as "unnamed" (pg's Query: `name` optional).
       statementNameGenerator: statementNames() as (query: { sql: string }) => string,
     },

@@ -35,10 +35,24 @@ export interface NatsServer {
 const READY_LINE = 'Server is ready';
 const LOG_LINES_KEPT = 40;
 
+/** Tries to start on a free port this often: another test may take the port between pick and bind. */
+const PORT_ATTEMPTS = 5;
+
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await startOn(port, options);
+    } catch (error) {
+      const taken = error instanceof Error && error.message.includes('address already in use');
+      if (!taken || options.port !== undefined || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOn(port: number, options: NatsServerOptions): Promise<NatsServer> {
   const env = options.env ?? process.env;
   const bin = options.bin ?? env.NATS_SERVER_BIN ?? 'nats-server';
-  const port = options.port ?? (await freePort());
   const storeDir = await mkdtemp(join(tmpdir(), 'pag-nats-'));
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

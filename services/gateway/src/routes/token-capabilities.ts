@@ -14,6 +14,25 @@ import { state } from '../pipeline/state.ts';
 
 type Usage = { windows: UsageWindows; counts: UsageCounts | null };
 
+/**
+ * What a set of scopes implies (expanded scopes, the endpoint list) depends on the scopes alone
+ * and costs more than the rest of the answer; it is worked out once per distinct scope set. The
+ * contracts return fresh arrays each time, and the answer is serialised at once, so sharing is safe.
+ */
+const byScopes = new Map<string, { expanded: string[]; endpoints: TokenCapabilities['endpoints'] }>();
+const BY_SCOPES_MAX = 1000;
+
+function scopeDerived(scopes: string[]) {
+  const key = scopes.join(' ');
+  let derived = byScopes.get(key);
+  if (derived === undefined) {
+    derived = { expanded: expandScopes(scopes), endpoints: endpointsForScopes(scopes) };
+    if (byScopes.size >= BY_SCOPES_MAX) byScopes.clear();
+    byScopes.set(key, derived);
+  }
+  return derived;
+}
+
 function limitOf(limit: number | null, used: number | undefined, window: UsageWindow) {
   if (limit === null) return null;
   // Counts are read for every agent with a limit; missing ones would be a bug, not zero.
@@ -23,19 +42,20 @@ function limitOf(limit: number | null, used: number | undefined, window: UsageWi
 
 export function tokenCapabilities(identity: TokenIdentity, usage: Usage): TokenCapabilities {
   const { windows, counts } = usage;
+  const { expanded, endpoints } = scopeDerived(identity.scopes);
   return {
     clientId: identity.clientId,
     agent: identity.agent,
     tokenKind: identity.tokenKind,
     scopes: identity.scopes,
-    expanded: expandScopes(identity.scopes),
+    expanded,
     expiresAt: identity.expiresAt === undefined ? null : new Date(identity.expiresAt * 1000).toISOString(),
     plan: identity.plan ?? 'free',
     limits: {
       daily: limitOf(identity.limits.daily, counts?.day, windows.day),
       monthly: limitOf(identity.limits.monthly, counts?.month, windows.month),
     },
-    endpoints: endpointsForScopes(identity.scopes),
+    endpoints,
   };
 }
 
