@@ -1,19 +1,8 @@
-/**
- * Step 2 for the auth service's public paths (OAuth endpoints, discovery, sign-up, login, the
- * dashboard, /auth.md): streamed to the auth service as they are, before route lookup and body
- * parsing. The gateway alone states who the client is: every incoming X-Forwarded-* and
- * Forwarded header is dropped and X-Forwarded-Proto/Host (from PUBLIC_URL) and X-Forwarded-For
- * (the socket's peer) are set afresh. Redirects are passed to the browser unchanged, never
- * followed (these paths are outside /api/v1). Upstream failures become the error body: 503 when
- * auth cannot be reached, 504 when it is too slow, 502 when it breaks off.
- */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, toErrorBody } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
-import { recordAuditReason } from './audit.ts';
 import { state } from './state.ts';
+import { upstreamProxy } from './upstream-proxy.ts';
 
 /** Client-address headers besides X-Forwarded-*: only the gateway may say who the client is. */
 const SPOOFABLE = new Set(['forwarded', 'x-real-ip']);
@@ -44,33 +33,11 @@ export function forwardAuth(options: ForwardAuthOptions): RequestHandler {
   }
   const publicUrl = new URL(options.publicUrl);
   const forwardedProto = publicUrl.protocol.slice(0, -1);
-  const timedOut = new WeakSet<IncomingMessage>();
-  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+  const proxy = upstreamProxy({
     target: authUrl,
-    // The auth service sees its own address as Host; the public host travels in X-Forwarded-Host.
-    changeOrigin: true,
-    xfwd: false,
-    followRedirects: false,
-    autoRewrite: false,
-    on: {
-      proxyReq: (proxyReq, req) => {
-        proxyReq.setTimeout(options.timeoutMs, () => {
-          timedOut.add(req);
-          proxyReq.destroy();
-        });
-      },
-      error: (error, req, res) => {
-        const appError = upstreamError(error, timedOut.has(req));
-        if (appError.code !== 'SERVICE_UNAVAILABLE')
-          options.logger.warn({ err: error }, 'auth forwarding failed');
-        if (!('writeHead' in res)) return void res.destroy();
-        if (res.headersSent) return void res.destroy();
-        const requestId = state(res as unknown as Response).requestId;
-        recordAuditReason(res as unknown as Response, appError.code);
-        res.writeHead(appError.status, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(toErrorBody(appError, requestId)));
-      },
-    },
+    serviceName: 'auth service',
+    timeoutMs: options.timeoutMs,
+    logger: options.logger,
   });
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -85,23 +52,4 @@ export function forwardAuth(options: ForwardAuthOptions): RequestHandler {
     req.headers['x-request-id'] = state(res).requestId;
     proxy(req, res, next).catch(next);
   };
-}
-
-function upstreamError(error: Error & { code?: string }, timedOut: boolean): AppError {
-  if (timedOut) {
-    return new AppError('UPSTREAM_TIMEOUT', 'The auth service did not answer in time.', {
-      cause: error,
-      expose: true,
-    });
-  }
-  if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH') {
-    return new AppError('SERVICE_UNAVAILABLE', 'The auth service is not running.', {
-      cause: error,
-      expose: true,
-    });
-  }
-  return new AppError('UPSTREAM_ERROR', 'The auth service broke off the answer.', {
-    cause: error,
-    expose: true,
-  });
 }
