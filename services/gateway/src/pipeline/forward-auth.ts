@@ -1,3 +1,12 @@
+/**
+ * Step 2 for the auth service's public paths (OAuth endpoints, discovery, sign-up, login, the
+ * dashboard, /auth.md): streamed to the auth service as they are, before route lookup and body
+ * parsing. The gateway alone states who the client is: every incoming X-Forwarded-* and
+ * Forwarded header is dropped and X-Forwarded-Proto/Host (from PUBLIC_URL) and X-Forwarded-For
+ * (the socket's peer) are set afresh. Redirects are passed to the browser unchanged, never
+ * followed (these paths are outside /api/v1). Upstream failures become the error body: 503 when
+ * auth cannot be reached, 504 when it is too slow, 502 when it breaks off.
+ */
 import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';

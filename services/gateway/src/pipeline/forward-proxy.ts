@@ -1,3 +1,17 @@
+/**
+ * Dispatch of `/api/v1/services/:service/*` to the proxy service over HTTP, after the token, its
+ * scope and the agent's limits were checked. Streamed both ways with http-proxy-middleware: these
+ * routes have no body schema, so the body steps leave the request unread and it flows to the
+ * proxy as it arrives; the answer flows back the same way, whatever its size or media type.
+ *
+ * The path and query are forwarded as they came (the proxy serves the same paths). The
+ * Authorization header passes through: the proxy introspects the token itself. Who is calling is
+ * the gateway's word only: the client's own identity headers (`pag-*`, `x-request-id`) and every
+ * `X-Forwarded-*`, `Forwarded` and `X-Real-IP` are dropped, then the gateway sets the identity
+ * headers from introspection and X-Forwarded-For/Proto/Host from the socket and PUBLIC_URL.
+ * Upstream failures become the error body: 503 when the proxy cannot be reached, 504 when it is
+ * slower than the dispatch timeout to start its answer, 502 when it breaks off.
+ */
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IDENTITY_HEADER_NAMES, identityHeaders } from './identity-headers.ts';
