@@ -29,7 +29,36 @@ afterAll(async () => {
 const introspected = async (token: string) =>
   (await (await introspect(t.url, token, RESOURCE_SERVER)).json()) as Record<string, unknown>;
 
+const introspectedWithHint = async (token: string, hint: string) => {
+  const basic = Buffer.from(`${RESOURCE_SERVER.clientId}:${RESOURCE_SERVER.clientSecret}`).toString('base64');
+  const response = await fetch(`${t.url}/oauth/introspect`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
+  });
+  return (await response.json()) as Record<string, unknown>;
+};
+
 describe('tokens', () => {
+  // The adapter reads a refresh token of the same value with every access token lookup, and
+  // remembers its absence for a moment (read-ahead.ts): each hint must still find each kind.
+  test.each(['access_token', 'refresh_token'])(
+    'with the %s hint, either kind of token is found',
+    async (hint) => {
+      const { tokens } = await obtainTokens(t.url, { scope: 'read' });
+      expect(await introspectedWithHint(tokens.access_token, hint)).toMatchObject({
+        active: true,
+        token_type: 'Bearer',
+      });
+      expect(await introspectedWithHint(tokens.refresh_token as string, hint)).toMatchObject({
+        active: true,
+      });
+      expect(await introspectedWithHint('no-such-token-0123456789abcdefghijklmnopq', hint)).toEqual({
+        active: false,
+      });
+    },
+  );
+
   test('an access token introspects as active, for the API, with the owner account', async () => {
     const { clientId, tokens } = await obtainTokens(t.url, { scope: 'read services:github:read' });
     expect(tokens.refresh_token).toEqual(expect.any(String));

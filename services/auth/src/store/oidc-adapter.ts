@@ -75,6 +75,7 @@ class PrismaOidcAdapter implements Adapter {
   #forget(id: string): void {
     if (this.#model === 'Client') this.#readAhead.forgetClient(id);
     if (this.#model === 'Grant') this.#readAhead.forgetGrant(id);
+    if (this.#model === 'RefreshToken') this.#readAhead.forgetRefreshAbsent(this.#key(id));
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -115,16 +116,28 @@ class PrismaOidcAdapter implements Adapter {
   }
 
   async #findWithGrant(id: string): Promise<AdapterPayload | undefined> {
+    const key = this.#key(id);
+    // An access token is read with a refresh token of the same value (see read-ahead.ts).
+    const withRefresh = this.#model === 'AccessToken';
+    if (this.#model === 'RefreshToken' && this.#readAhead.takeRefreshAbsent(key)) return undefined;
     const rows = await this.#db.$queryRaw<
-      { payload: unknown; consumed_at: Date | null; grant_id: string | null; grant_payload: unknown }[]
+      {
+        model: string;
+        payload: unknown;
+        consumed_at: Date | null;
+        grant_id: string | null;
+        grant_payload: unknown;
+      }[]
     >`
-      SELECT t.payload, t.consumed_at, t.grant_id, g.payload AS grant_payload
+      SELECT t.model, t.payload, t.consumed_at, t.grant_id, g.payload AS grant_payload
         FROM "auth"."oidc_payloads" t
         LEFT JOIN "auth"."oidc_payloads" g ON g.model = 'Grant' AND g.grant_id = t.grant_id
              AND (g.expires_at IS NULL OR g.expires_at > now())
-       WHERE t.model = ${this.#model} AND t.id = ${this.#key(id)}
+       WHERE t.model IN (${this.#model}, ${withRefresh ? 'RefreshToken' : this.#model}) AND t.id = ${key}
          AND (t.expires_at IS NULL OR t.expires_at > now())`;
-    const row = rows[0];
+    if (withRefresh && !rows.some((found) => found.model === 'RefreshToken'))
+      this.#readAhead.keepRefreshAbsent(key);
+    const row = rows.find((found) => found.model === this.#model);
     if (row === undefined) return undefined;
     if (row.grant_id !== null) {
       const grant =

@@ -37,4 +37,18 @@ describe('read-ahead', () => {
     now = 60_000;
     expect(cache.client('c')).toBeUndefined();
   });
+
+  test('the absence of a refresh token is kept 100 ms, for one use, and forgotten on a write', () => {
+    let now = 0;
+    const cache = new ReadAhead(() => now);
+    cache.keepRefreshAbsent('k');
+    expect(cache.takeRefreshAbsent('k')).toBe(true);
+    expect(cache.takeRefreshAbsent('k')).toBe(false);
+    cache.keepRefreshAbsent('k');
+    now = 100;
+    expect(cache.takeRefreshAbsent('k')).toBe(false);
+    cache.keepRefreshAbsent('k');
+    cache.forgetRefreshAbsent('k');
+    expect(cache.takeRefreshAbsent('k')).toBe(false);
+  });
 });

@@ -9,11 +9,17 @@
  *   deletes both together, and so does the adapter), so a grant read a moment early cannot make a
  *   revoked token pass: the token itself is always read from the database. Writing or deleting a
  *   grant in this process drops what was read ahead.
+ * - An access token is looked up together with a refresh token of the same value, because
+ *   oidc-provider asks for the refresh token next whenever the access token is not found
+ *   (introspection, revocation). That no refresh token has this value is kept for 100 ms, for one
+ *   use, so a wrong token costs one query like a right one. Absence cannot turn into presence in
+ *   that time (token values are random and made by this server; a write forgets it anyway).
  */
 import type { AdapterPayload } from 'oidc-provider';
 
 const CLIENT_TTL_MS = 60_000;
 const GRANT_TTL_MS = 1_000;
+const ABSENT_TTL_MS = 100;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -33,6 +39,7 @@ function put(map: Map<string, Entry>, key: string, entry: Entry): void {
 export class ReadAhead {
   readonly #clients = new Map<string, Entry>();
   readonly #grants = new Map<string, Entry>();
+  readonly #refreshAbsent = new Map<string, Entry>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -68,5 +75,20 @@ export class ReadAhead {
 
   forgetGrant(grantId: string): void {
     this.#grants.delete(grantId);
+  }
+
+  /** Whether no refresh token has this (record) key, as just read with an access token; once. */
+  takeRefreshAbsent(key: string): boolean {
+    const entry = this.#refreshAbsent.get(key);
+    this.#refreshAbsent.delete(key);
+    return entry !== undefined && entry.until > this.#now();
+  }
+
+  keepRefreshAbsent(key: string): void {
+    put(this.#refreshAbsent, key, { payload: undefined, until: this.#now() + ABSENT_TTL_MS });
+  }
+
+  forgetRefreshAbsent(key: string): void {
+    this.#refreshAbsent.delete(key);
   }
 }
