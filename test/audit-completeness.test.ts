@@ -11,15 +11,14 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { AuditEvent } from '@pag/contracts';
 import { AuditStream, ErrorBody } from '@pag/contracts';
-import { applyMigrations, createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
+import { createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
 import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
-import { startNatsServer, startTestPostgres } from '../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
-import { authDatabase, startAuth } from '../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../services/auth/test/support/start-test-auth.ts';
 import type { RunningGateway } from '../services/gateway/src/mod.ts';
-import { gatewayDatabase, loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
+import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
 import { AuditLog } from '../services/gateway/test/audit-log.ts';
+import type { AuthOnNats } from './support/auth-on-nats.ts';
+import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
 
 const PUBLIC_URL = 'https://api.example.test';
 const REQUESTS = 1_000;
@@ -29,27 +28,15 @@ const logger = createLogger({ service: 'audit-completeness-test', level: 'silent
 
 let nats: NatsServer;
 let postgres: TestPostgres;
-let authBus: NatsBus;
+let env: AuthOnNats;
 let gatewayBus: NatsBus;
 let auth: RunningAuth;
 let gateway: RunningGateway;
 let accountId: string;
 
 beforeAll(async () => {
-  nats = await startNatsServer();
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  authBus = await NatsBus.connect({ url: nats.url, name: 'auth', logger });
-  auth = await startAuth({
-    config: testConfig(postgres.url, { publicUrl: PUBLIC_URL }),
-    bus: authBus,
-    logger,
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
-  accountId = (
-    await auth.core.accounts.create({ email: 'owner@example.test', password: 'a long passphrase' })
-  ).id;
+  env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
+  ({ nats, postgres, auth, accountId } = env);
   gatewayBus = await NatsBus.connect({ url: nats.url, name: 'gateway', logger });
   gateway = await startGateway({
     config: loadGatewayConfig({
@@ -71,10 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await gatewayBus?.close();
-  await auth?.close();
-  await authBus?.close();
-  await postgres?.stop();
-  await nats?.stop();
+  await env?.close();
 });
 
 async function token(name: string, scopes: string[], dailyLimit?: number): Promise<string> {

@@ -11,15 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
-import { applyMigrations, createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
+import { createLogger, NatsBus } from '../packages/kit/src/mod.ts';
 import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
-import { freePort, startNatsServer, startTestPostgres } from '../packages/kit/src/testing/mod.ts';
+import { freePort } from '../packages/kit/src/testing/mod.ts';
 import type { ReadyProcess } from '../packages/testkit/src/mod.ts';
 import { startReadyProcess } from '../packages/testkit/src/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
-import { authDatabase, startAuth } from '../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../services/auth/test/support/start-test-auth.ts';
-import { gatewayDatabase } from '../services/gateway/src/mod.ts';
+import type { AuthOnNats } from './support/auth-on-nats.ts';
+import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
 
 const PUBLIC_URL = 'https://api.example.test';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
@@ -28,7 +27,7 @@ const logger = createLogger({ service: 'limits-two-gateways-test', level: 'silen
 
 let nats: NatsServer;
 let postgres: TestPostgres;
-let authBus: NatsBus;
+let env: AuthOnNats;
 let auth: RunningAuth;
 let accountId: string;
 const gateways: { url: string; process: ReadyProcess }[] = [];
@@ -55,31 +54,14 @@ async function startGatewayProcess() {
 }
 
 beforeAll(async () => {
-  nats = await startNatsServer();
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  authBus = await NatsBus.connect({ url: nats.url, name: 'auth', logger });
-  auth = await startAuth({
-    config: testConfig(postgres.url, { publicUrl: PUBLIC_URL }),
-    bus: authBus,
-    logger,
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
-  const owner = await auth.core.accounts.create({
-    email: 'owner@example.test',
-    password: 'correct horse battery staple',
-  });
-  accountId = owner.id;
+  env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
+  ({ nats, postgres, auth, accountId } = env);
   gateways.push(await startGatewayProcess(), await startGatewayProcess());
 }, 60_000);
 
 afterAll(async () => {
   for (const gateway of gateways) await gateway.process.stop();
-  await auth?.close();
-  await authBus?.close();
-  await postgres?.stop();
-  await nats?.stop();
+  await env?.close();
 });
 
 describe('a daily limit of 50 across two gateway processes', () => {

@@ -10,14 +10,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
-import { applyMigrations, createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
+import { createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
 import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
-import { startNatsServer, startTestPostgres } from '../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
-import { authDatabase, startAuth } from '../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../services/auth/test/support/start-test-auth.ts';
 import type { RunningGateway } from '../services/gateway/src/mod.ts';
-import { gatewayDatabase, loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
+import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
+import type { AuthOnNats } from './support/auth-on-nats.ts';
+import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
 
 /** The one public origin both replicas serve (the issuer and the tokens' audience). */
 const PUBLIC_URL = 'https://api.example.test';
@@ -32,7 +31,7 @@ interface Replica {
 
 let nats: NatsServer;
 let postgres: TestPostgres;
-let authBus: NatsBus;
+let env: AuthOnNats;
 let auth: RunningAuth;
 let accountId: string;
 let replicas: Replica[] = [];
@@ -61,22 +60,8 @@ async function startReplica(name: string): Promise<Replica> {
 }
 
 beforeAll(async () => {
-  nats = await startNatsServer();
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  authBus = await NatsBus.connect({ url: nats.url, name: 'auth', logger });
-  auth = await startAuth({
-    config: testConfig(postgres.url, { publicUrl: PUBLIC_URL }),
-    bus: authBus,
-    logger,
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
-  const owner = await auth.core.accounts.create({
-    email: 'owner@example.test',
-    password: 'correct horse battery staple',
-  });
-  accountId = owner.id;
+  env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
+  ({ nats, postgres, auth, accountId } = env);
   replicas = [await startReplica('gateway-a'), await startReplica('gateway-b')];
 }, 60_000);
 
@@ -85,10 +70,7 @@ afterAll(async () => {
     await replica.gateway.close();
     await replica.bus.close();
   }
-  await auth?.close();
-  await authBus?.close();
-  await postgres?.stop();
-  await nats?.stop();
+  await env?.close();
 });
 
 async function dashboardToken(name: string, limits: { dailyLimit?: number } = {}) {
@@ -162,7 +144,7 @@ describe('two gateway replicas on one bus', () => {
       message: expect.stringContaining('daily limit of 3 requests'),
     });
 
-    const report = await authBus.request<UsageReport>(
+    const report = await env.authBus.request<UsageReport>(
       GatewaySubjects.usageGet,
       { accountId, clientIds: [agent.clientId] },
       { timeoutMs: 2_000 },
