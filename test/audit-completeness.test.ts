@@ -11,14 +11,11 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { AuditEvent } from '@pag/contracts';
 import { AuditStream, ErrorBody } from '@pag/contracts';
-import { createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
-import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
+import { createLogger } from '../packages/kit/src/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
-import type { RunningGateway } from '../services/gateway/src/mod.ts';
-import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
 import { AuditLog } from '../services/gateway/test/audit-log.ts';
-import type { AuthOnNats } from './support/auth-on-nats.ts';
-import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
+import type { AuthOnNats, GatewayReplica } from './support/auth-on-nats.ts';
+import { startAuthOnNats, startGatewayReplica } from './support/auth-on-nats.ts';
 
 const PUBLIC_URL = 'https://api.example.test';
 const REQUESTS = 1_000;
@@ -26,38 +23,19 @@ const CONCURRENCY = 20;
 const DAILY_LIMIT = 20;
 const logger = createLogger({ service: 'audit-completeness-test', level: 'silent' });
 
-let nats: NatsServer;
-let postgres: TestPostgres;
 let env: AuthOnNats;
-let gatewayBus: NatsBus;
 let auth: RunningAuth;
-let gateway: RunningGateway;
+let replica: GatewayReplica;
 let accountId: string;
 
 beforeAll(async () => {
   env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
-  ({ nats, postgres, auth, accountId } = env);
-  gatewayBus = await NatsBus.connect({ url: nats.url, name: 'gateway', logger });
-  gateway = await startGateway({
-    config: loadGatewayConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL,
-      DATABASE_URL: postgres.url,
-      AUTH_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
-      INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
-    }),
-    bus: gatewayBus,
-    logger,
-    metrics: createMetrics({ defaultMetrics: false }),
-  });
+  ({ auth, accountId } = env);
+  replica = await startGatewayReplica(env, { name: 'gateway', publicUrl: PUBLIC_URL, logger });
 }, 60_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await gatewayBus?.close();
+  await replica?.close();
   await env?.close();
 });
 
@@ -85,7 +63,7 @@ test('1,000 mixed requests leave exactly 1,000 audit events, one per response', 
     ['unknown route', '/api/v1/no-such-endpoint', good],
     ['over the limit', '/api/v1/tokens/me/capabilities', limited],
   ];
-  const base = `http://127.0.0.1:${gateway.port}`;
+  const base = replica.url;
   const send = async (index: number): Promise<Answer> => {
     const [kind, path, bearer] = kinds[index % kinds.length] as [string, string, string | undefined];
     const response = await fetch(`${base}${path}`, {
@@ -119,14 +97,14 @@ test('1,000 mixed requests leave exactly 1,000 audit events, one per response', 
   );
 
   // Every response was sent after its event was acknowledged: the stream's count is final now.
-  const info = await gatewayBus.request<{ state: { messages: number } }>(
+  const info = await replica.bus.request<{ state: { messages: number } }>(
     `$JS.API.STREAM.INFO.${AuditStream.name}`,
     {},
     { timeoutMs: 2_000 },
   );
   expect(info.state.messages).toBe(REQUESTS);
 
-  await using log = await AuditLog.follow(gatewayBus);
+  await using log = await AuditLog.follow(replica.bus);
   await log.until(() => log.stored.length === REQUESTS, 20_000, `${REQUESTS} events`);
   const byRequest = new Map<string, AuditEvent>(log.events.map((event) => [event.requestId, event]));
   expect(byRequest.size).toBe(REQUESTS);

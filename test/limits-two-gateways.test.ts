@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
 import { createLogger, NatsBus } from '../packages/kit/src/mod.ts';
-import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
+import type { NatsServer } from '../packages/kit/src/testing/mod.ts';
 import { freePort } from '../packages/kit/src/testing/mod.ts';
 import type { ReadyProcess } from '../packages/testkit/src/mod.ts';
 import { startReadyProcess } from '../packages/testkit/src/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
 import type { AuthOnNats } from './support/auth-on-nats.ts';
-import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
+import { gatewayEnv, startAuthOnNats } from './support/auth-on-nats.ts';
 
 const PUBLIC_URL = 'https://api.example.test';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
@@ -26,7 +26,6 @@ const GATEWAY_MAIN = fileURLToPath(new URL('../services/gateway/src/main.ts', im
 const logger = createLogger({ service: 'limits-two-gateways-test', level: 'silent' });
 
 let nats: NatsServer;
-let postgres: TestPostgres;
 let env: AuthOnNats;
 let auth: RunningAuth;
 let accountId: string;
@@ -38,16 +37,11 @@ async function startGatewayProcess() {
   const process = await startReadyProcess({
     args: [GATEWAY_MAIN],
     env: {
+      ...gatewayEnv(env, PUBLIC_URL),
       PORT: String(port),
       OPS_PORT: '0',
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      PUBLIC_URL,
       NATS_URL: nats.url,
-      DATABASE_URL: postgres.url,
-      AUTH_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
-      INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
     },
   });
   return { url: `http://127.0.0.1:${port}`, process };
@@ -55,7 +49,7 @@ async function startGatewayProcess() {
 
 beforeAll(async () => {
   env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
-  ({ nats, postgres, auth, accountId } = env);
+  ({ nats, auth, accountId } = env);
   gateways.push(await startGatewayProcess(), await startGatewayProcess());
 }, 60_000);
 

@@ -10,66 +10,39 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
-import { createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
-import type { NatsServer, TestPostgres } from '../packages/kit/src/testing/mod.ts';
+import { createLogger } from '../packages/kit/src/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
-import type { RunningGateway } from '../services/gateway/src/mod.ts';
-import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
-import type { AuthOnNats } from './support/auth-on-nats.ts';
-import { RESOURCE_SERVER, startAuthOnNats } from './support/auth-on-nats.ts';
+import type { AuthOnNats, GatewayReplica } from './support/auth-on-nats.ts';
+import { startAuthOnNats, startGatewayReplica } from './support/auth-on-nats.ts';
 
 /** The one public origin both replicas serve (the issuer and the tokens' audience). */
 const PUBLIC_URL = 'https://api.example.test';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
 const logger = createLogger({ service: 'multi-gateway-test', level: 'silent' });
 
-interface Replica {
-  url: string;
-  bus: NatsBus;
-  gateway: RunningGateway;
-}
-
-let nats: NatsServer;
-let postgres: TestPostgres;
 let env: AuthOnNats;
 let auth: RunningAuth;
 let accountId: string;
-let replicas: Replica[] = [];
+let replicas: GatewayReplica[] = [];
 
-async function startReplica(name: string): Promise<Replica> {
-  const bus = await NatsBus.connect({ url: nats.url, name, logger });
-  const config = loadGatewayConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL,
-    DATABASE_URL: postgres.url,
-    AUTH_URL: auth.url,
-    INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
-    INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
-    // Far longer than the test: a cached answer can only go away through the revocation event.
-    INTROSPECTION_CACHE_MS: '60000',
-  });
-  const gateway = await startGateway({
-    config,
-    bus,
+function startReplica(name: string): Promise<GatewayReplica> {
+  return startGatewayReplica(env, {
+    name,
+    publicUrl: PUBLIC_URL,
     logger,
-    metrics: createMetrics({ defaultMetrics: false }),
+    // Far longer than the test: a cached answer can only go away through the revocation event.
+    extraEnv: { INTROSPECTION_CACHE_MS: '60000' },
   });
-  return { url: `http://127.0.0.1:${gateway.port}`, bus, gateway };
 }
 
 beforeAll(async () => {
   env = await startAuthOnNats({ publicUrl: PUBLIC_URL, logger });
-  ({ nats, postgres, auth, accountId } = env);
+  ({ auth, accountId } = env);
   replicas = [await startReplica('gateway-a'), await startReplica('gateway-b')];
 }, 60_000);
 
 afterAll(async () => {
-  for (const replica of replicas) {
-    await replica.gateway.close();
-    await replica.bus.close();
-  }
+  for (const replica of replicas) await replica.close();
   await env?.close();
 });
 
@@ -79,13 +52,13 @@ async function dashboardToken(name: string, limits: { dailyLimit?: number } = {}
   return { agent, token: (await agents.issueToken(agent)).value };
 }
 
-function call(replica: Replica, token: string) {
+function call(replica: GatewayReplica, token: string) {
   return fetch(`${replica.url}${CAPABILITIES}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
 /** Calls until the replica answers 401; resolves the milliseconds it took, or fails after `withinMs`. */
 async function untilRejected(
-  replica: Replica,
+  replica: GatewayReplica,
   token: string,
   since: number,
   withinMs: number,
@@ -123,7 +96,7 @@ describe('two gateway replicas on one bus', () => {
   });
 
   test("an agent's daily limit holds across both replicas, and its usage reaches the dashboard's query", async () => {
-    const [a, b] = replicas as [Replica, Replica];
+    const [a, b] = replicas as [GatewayReplica, GatewayReplica];
     const { agent, token } = await dashboardToken('Limited', { dailyLimit: 3 });
     expect((await call(a, token)).status).toBe(200);
     expect((await call(b, token)).status).toBe(200);

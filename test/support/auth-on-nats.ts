@@ -1,8 +1,8 @@
 /**
  * For root tests of several services on one bus: a nats-server with JetStream, a PostgreSQL with
  * the auth and gateway migrations, the auth service on its own NATS connection (PUBLIC_URL as
- * given, one resource-server client: RESOURCE_SERVER) and one owner account. close() stops all of
- * it, by the pids the helpers got.
+ * given, one resource-server client: RESOURCE_SERVER) and one owner account; gateway replicas to
+ * put beside it. close() stops all of it, by the pids the helpers got.
  *
  * The services are imported by path: the workspace root does not depend on them as packages.
  */
@@ -12,8 +12,9 @@ import type { NatsServer, TestPostgres } from '../../packages/kit/src/testing/mo
 import { startNatsServer, startTestPostgres } from '../../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../../services/auth/src/mod.ts';
 import { authDatabase, startAuth } from '../../services/auth/src/mod.ts';
-import { testConfig } from '../../services/auth/test/support/start-test-auth.ts';
-import { gatewayDatabase } from '../../services/gateway/src/mod.ts';
+import { RESOURCE_SERVER, testConfig } from '../../services/auth/test/support/start-test-auth.ts';
+import type { RunningGateway } from '../../services/gateway/src/mod.ts';
+import { gatewayDatabase, loadGatewayConfig, startGateway } from '../../services/gateway/src/mod.ts';
 
 export { RESOURCE_SERVER } from '../../services/auth/test/support/start-test-auth.ts';
 
@@ -57,6 +58,55 @@ export async function startAuthOnNats(options: { publicUrl: string; logger: Logg
     return { nats, postgres, authBus, auth, accountId: owner.id, close };
   } catch (error) {
     await close();
+    throw error;
+  }
+}
+
+/** What every gateway replica of this setup is given: the public origin, the database, the auth service. */
+export function gatewayEnv(env: AuthOnNats, publicUrl: string): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PUBLIC_URL: publicUrl,
+    DATABASE_URL: env.postgres.url,
+    AUTH_URL: env.auth.url,
+    INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
+    INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
+  };
+}
+
+export interface GatewayReplica {
+  url: string;
+  bus: NatsBus;
+  gateway: RunningGateway;
+  close(): Promise<void>;
+}
+
+/** A gateway in this process on its own NATS connection, on a free port. */
+export async function startGatewayReplica(
+  env: AuthOnNats,
+  options: { name: string; publicUrl: string; logger: Logger; extraEnv?: Record<string, string> },
+): Promise<GatewayReplica> {
+  const { logger } = options;
+  const bus = await NatsBus.connect({ url: env.nats.url, name: options.name, logger });
+  try {
+    const gateway = await startGateway({
+      config: loadGatewayConfig({
+        ...gatewayEnv(env, options.publicUrl),
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        ...options.extraEnv,
+      }),
+      bus,
+      logger,
+      metrics: createMetrics({ defaultMetrics: false }),
+    });
+    const close = async () => {
+      await gateway.close();
+      await bus.close();
+    };
+    return { url: `http://127.0.0.1:${gateway.port}`, bus, gateway, close };
+  } catch (error) {
+    await bus.close();
     throw error;
   }
 }
