@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceEvent, DeviceRegistered } from '@pag/contracts';
 import { AuthSubjects, describeScope, EventSubjects, MessageHeaders } from '@pag/contracts';
 import type { Page } from '@pag/testkit';
-import { Browser, csrfOf, parseForms } from '@pag/testkit';
+import { Browser, csrfOf, parseForms, signUp as signUpOwner } from '@pag/testkit';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { startTestAuth } from './support/start-test-auth.ts';
 
@@ -19,13 +19,10 @@ let alice: Browser;
 let bob: Browser;
 const events: { subject: string; event: DeviceEvent }[] = [];
 
-/** Signs an owner up by posting the form (the landing page belongs to another section). */
+/** A new owner's browser, signed up through the form. */
 async function signUp(email: string): Promise<Browser> {
   const browser = new Browser(t.url);
-  const csrf = csrfOf(await (await browser.get('/signup')).text());
-  const password = 'correct horse battery staple';
-  const response = await browser.post('/signup', { _csrf: csrf, email, password, confirm: password });
-  expect(response.status).toBe(303);
+  await signUpOwner(browser, { email, password: 'correct horse battery staple' });
   return browser;
 }
 

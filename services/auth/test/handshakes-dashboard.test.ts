@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { HandshakeCreated, HandshakeDecidedEvent } from '@pag/contracts';
 import { AuthSubjects, describeScope, EventSubjects, MessageHeaders } from '@pag/contracts';
 import type { Page } from '@pag/testkit';
-import { Browser, csrfOf } from '@pag/testkit';
+import { Browser, csrfOf, signUp as signUpOwner } from '@pag/testkit';
 import { introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
@@ -18,13 +18,10 @@ let alice: Browser;
 let bob: Browser;
 const decisions: HandshakeDecidedEvent[] = [];
 
-/** Signs an owner up by posting the form (the landing page belongs to another section). */
+/** A new owner's browser, signed up through the form. */
 async function signUp(email: string): Promise<Browser> {
   const browser = new Browser(t.url);
-  const csrf = csrfOf(await (await browser.get('/signup')).text());
-  const password = 'correct horse battery staple';
-  const response = await browser.post('/signup', { _csrf: csrf, email, password, confirm: password });
-  expect(response.status).toBe(303);
+  await signUpOwner(browser, { email, password: 'correct horse battery staple' });
   return browser;
 }
 
