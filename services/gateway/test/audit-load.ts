@@ -12,19 +12,17 @@
  * src/generated), for a before/after comparison on the same machine in the same minute.
  * LOAD_BUS=memory runs the gateway without NATS_URL (the embedded in-memory bus).
  */
-import { fileURLToPath } from 'node:url';
 import { applyMigrations } from '@pag/kit';
-import { freePort, startNatsServer, startTestPostgres } from '@pag/kit/testing';
-import { startReadyProcess } from '@pag/testkit';
+import { startNatsServer, startTestPostgres } from '@pag/kit/testing';
 import { measure } from '../../../bench/measure.ts';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService } from './fake-auth-service.ts';
+import { LOAD_MAIN, LOAD_PUBLIC_URL, startLoadGateway } from './load-gateway.ts';
 
-const MAIN = process.env.LOAD_GATEWAY_MAIN || fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const durationSeconds = Number(process.env.LOAD_DURATION ?? 10);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 50);
 const useNats = process.env.LOAD_BUS !== 'memory';
-const PUBLIC_URL = 'http://gateway.test';
+const PUBLIC_URL = LOAD_PUBLIC_URL;
 
 await using postgres = await startTestPostgres();
 await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
@@ -45,23 +43,13 @@ auth.tokens.set('load-token', {
   token_kind: 'dashboard',
 });
 
-const port = await freePort();
-await using gateway = await startReadyProcess({
-  args: [MAIN],
-  env: {
-    PORT: String(port),
-    OPS_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL,
-    DATABASE_URL: postgres.url,
-    AUTH_URL: auth.url,
-    INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-    INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
-    ...(nats && { NATS_URL: nats.url }),
-  },
+const loadGateway = await startLoadGateway({
+  databaseUrl: postgres.url,
+  authUrl: auth.url,
+  natsUrl: nats?.url,
 });
-const base = `http://127.0.0.1:${port}`;
+await using gateway = loadGateway.process;
+const { base } = loadGateway;
 const pids = nats ? [gateway.pid, nats.pid] : [gateway.pid];
 
 const scenarios: Array<[string, string, Record<string, string>]> = [
@@ -82,7 +70,7 @@ for (const [name, path, headers] of scenarios) {
   );
 }
 process.stdout.write(
-  `${MAIN}\nbus: ${useNats ? 'nats-server (JetStream)' : 'in-memory'}; ${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
+  `${LOAD_MAIN}\nbus: ${useNats ? 'nats-server (JetStream)' : 'in-memory'}; ${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
     '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx | gateway+nats CPU % of a core | other CPU % |\n|---|---:|---:|---:|---:|---:|---:|\n' +
     `${rows.join('\n')}\n`,
 );

@@ -11,18 +11,16 @@
  * (`git archive <commit> services/gateway | tar -x -C /tmp/before`, linking its node_modules and
  * src/generated), to compare before and after on the same machine in the same minute.
  */
-import { fileURLToPath } from 'node:url';
 import { applyMigrations } from '@pag/kit';
-import { freePort, startTestPostgres } from '@pag/kit/testing';
-import { startReadyProcess } from '@pag/testkit';
+import { startTestPostgres } from '@pag/kit/testing';
 import { measure } from '../../../bench/measure.ts';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService } from './fake-auth-service.ts';
+import { LOAD_MAIN, LOAD_PUBLIC_URL, startLoadGateway } from './load-gateway.ts';
 
-const MAIN = process.env.LOAD_GATEWAY_MAIN || fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const durationSeconds = Number(process.env.LOAD_DURATION ?? 10);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 50);
-const PUBLIC_URL = 'http://gateway.test';
+const PUBLIC_URL = LOAD_PUBLIC_URL;
 
 await using postgres = await startTestPostgres();
 await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
@@ -50,25 +48,11 @@ auth.tokens.set('limited-token', {
   limit_monthly: 100_000_000,
 });
 
-// PUBLIC_URL is not where it listens (the ready line prints PUBLIC_URL), so the port is chosen here.
-const port = await freePort();
 auth.tokens.set('exhausted-token', { ...claims('agt_exhausted'), token_kind: 'dashboard', limit_daily: 0 });
 
-await using gateway = await startReadyProcess({
-  args: [MAIN],
-  env: {
-    PORT: String(port),
-    OPS_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL,
-    DATABASE_URL: postgres.url,
-    AUTH_URL: auth.url,
-    INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-    INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
-  },
-});
-const base = `http://127.0.0.1:${port}`;
+const loadGateway = await startLoadGateway({ databaseUrl: postgres.url, authUrl: auth.url });
+await using gateway = loadGateway.process;
+const { base } = loadGateway;
 
 const scenarios: Array<[string, string, Record<string, string>]> = [
   ['GET /api/v1/ (discovery, no token)', '/api/v1/', {}],
@@ -98,7 +82,7 @@ for (const [name, path, headers] of scenarios) {
   );
 }
 process.stdout.write(
-  `${MAIN}\n${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
+  `${LOAD_MAIN}\n${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
     '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx |\n|---|---:|---:|---:|---:|\n' +
     `${rows.join('\n')}\n`,
 );

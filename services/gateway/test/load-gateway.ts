@@ -1,0 +1,40 @@
+/**
+ * For the gateway's load scripts (usage-load.ts, audit-load.ts): the gateway process under load,
+ * `LOAD_GATEWAY_MAIN` or this tree's main.ts (another build gives a before/after comparison), on
+ * a free port, checking tokens at a fake auth service.
+ */
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@pag/kit/testing';
+import type { ReadyProcess } from '@pag/testkit';
+import { startReadyProcess } from '@pag/testkit';
+import { INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+
+/** The entry point under load (printed with the figures). */
+export const LOAD_MAIN =
+  process.env.LOAD_GATEWAY_MAIN || fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const LOAD_PUBLIC_URL = 'http://gateway.test';
+
+export async function startLoadGateway(options: {
+  databaseUrl: string;
+  authUrl: string;
+  natsUrl?: string | undefined;
+}): Promise<{ base: string; process: ReadyProcess }> {
+  // PUBLIC_URL is not where it listens (the ready line prints PUBLIC_URL), so the port is chosen here.
+  const port = await freePort();
+  const gateway = await startReadyProcess({
+    args: [LOAD_MAIN],
+    env: {
+      PORT: String(port),
+      OPS_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: LOAD_PUBLIC_URL,
+      DATABASE_URL: options.databaseUrl,
+      AUTH_URL: options.authUrl,
+      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      ...(options.natsUrl !== undefined && { NATS_URL: options.natsUrl }),
+    },
+  });
+  return { base: `http://127.0.0.1:${port}`, process: gateway };
+}
