@@ -29,6 +29,8 @@ export {
   HandshakeCreated,
   HandshakeCreateRequest,
   HandshakeStatus,
+  OwnerAccount,
+  OwnerAccountQuery,
   PLANS,
   TOKEN_KINDS,
   TokenCapabilities,

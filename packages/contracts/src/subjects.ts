@@ -9,6 +9,7 @@
  * | auth.handshake.create          | request | gateway → auth      | POST /api/v1/handshakes           |
  * | auth.handshake.status          | request | gateway → auth      | GET  /api/v1/handshakes/:id/status|
  * | auth.device.register           | request | gateway → auth      | POST /api/v1/agentic/asc/register |
+ * | auth.account.get               | request | brain → auth        | OwnerAccount: email, plan         |
  * | gateway.usage.get              | request | auth → gateway      | agents' usage for the dashboard   |
  * | brain.context.get              | request | gateway → brain     | BrainContext: persona, identity, memory|
  * | brain.memory.create            | request | gateway → brain     | POST /api/v1/memory               |
@@ -34,6 +35,8 @@ export const AuthSubjects = {
   handshakeCreate: 'auth.handshake.create',
   handshakeStatus: 'auth.handshake.status',
   deviceRegister: 'auth.device.register',
+  /** An owner account's public facts (OwnerAccount), for services that seed their own records. */
+  accountGet: 'auth.account.get',
 } as const;
 
 /** Request/reply subjects answered by the gateway (which counts every agent's requests). */

@@ -202,3 +202,16 @@ export type AgentUsage = z.infer<typeof AgentUsage>;
 /** One entry per asked client id, in the order asked (zeros for an agent that never called). */
 export const UsageReport = z.object({ agents: z.array(AgentUsage) });
 export type UsageReport = z.infer<typeof UsageReport>;
+
+/** Asked on auth.account.get: whose account (the caller's pag-account-id header decides nothing here). */
+export const OwnerAccountQuery = z.object({ accountId: z.uuid() });
+export type OwnerAccountQuery = z.infer<typeof OwnerAccountQuery>;
+
+/** The reply of auth.account.get: an owner account's public facts (never its password hash). */
+export const OwnerAccount = z.object({
+  accountId: z.uuid(),
+  email: z.string(),
+  plan: z.enum(PLANS),
+  createdAt: Timestamp,
+});
+export type OwnerAccount = z.infer<typeof OwnerAccount>;
