@@ -17,7 +17,7 @@ import { startStackProcess } from '@pag/testkit';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { OAuthSubject } from './oauth-subject.ts';
-import { stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
+import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
 const scenario = process.argv[2];
 if (scenario !== 'introspection' && scenario !== 'refresh')
@@ -70,7 +70,7 @@ let loadStartOffset = 0;
 let loadEndOffset = 0;
 try {
   const subject: OAuthSubject = {
-    url: stack.url,
+    url: process.env.PROFILE_AT === 'auth' ? await stackAuthUrl(stack.dataDir) : stack.url,
     introspectionClient: await stackIntrospectionClient(stack.dataDir),
     tokens: await stackTokenSource(stack.url),
   };

@@ -24,7 +24,7 @@ import type { LoadOptions, Measurement } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { BareOAuthSetup, OAuthSubject, TokenPair } from './oauth-subject.ts';
-import { stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
+import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -32,9 +32,11 @@ const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.ts', import.met
 const BARE_OIDC_SERVER = fileURLToPath(new URL('./bare-oidc-server.ts', import.meta.url));
 const REPORT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const PROFILE_NOTES = fileURLToPath(new URL('./profile-notes.md', import.meta.url));
-/** The issue's target for introspection through the stack on this machine. */
+/** The issue's target for introspection on this machine. */
 const INTROSPECTION_TARGET = 2_000;
 const INTROSPECTION = 'POST /oauth/introspect (introspection, RFC 7662)';
+const INTROSPECTION_DATABASE = 'POST /oauth/introspect, every answer read from PostgreSQL';
+const INTROSPECTION_GATEWAY = 'POST /oauth/introspect through the public gateway';
 const REFRESH = 'POST /oauth/token (token endpoint, refresh grant)';
 const CAPABILITIES = `GET ${CAPABILITIES_PATH} (authenticated, whole pipeline)`;
 const WRONG_SAME = `GET ${CAPABILITIES_PATH}, the same wrong token (401)`;
@@ -115,17 +117,20 @@ async function startBareOAuth() {
 }
 
 /**
- * Introspection and the refresh grant through the gateway's public URL, beside a bare
- * oidc-provider. Every run (warm-up or measurement) gets fresh tokens: a warm-up ends with
- * requests in flight, whose rotated refresh tokens are lost with their answers.
+ * Introspection where resource servers ask (the auth service's internal URL), through the public
+ * gateway, and with every answer read from PostgreSQL; the refresh grant through the gateway's
+ * public URL (where clients redeem). Each beside a bare oidc-provider. Every run (warm-up or
+ * measurement) gets fresh tokens: a warm-up ends with requests in flight, whose rotated refresh
+ * tokens are lost with their answers.
  */
 async function oauthScenarios(): Promise<Scenario[]> {
   await using stack = await startStackProcess();
-  const stackSubject: OAuthSubject = {
+  const viaGateway: OAuthSubject = {
     url: stack.url,
     introspectionClient: await stackIntrospectionClient(stack.dataDir),
     tokens: await stackTokenSource(stack.url),
   };
+  const atAuth: OAuthSubject = { ...viaGateway, url: await stackAuthUrl(stack.dataDir) };
   const bare = await startBareOAuth();
   await using _bare = bare.process;
   const barePids = async () => [bare.process.pid];
@@ -134,22 +139,53 @@ async function oauthScenarios(): Promise<Scenario[]> {
     warmUpAndMeasure(async () => introspectionLoad(subject, await subject.tokens(connections)), pids);
   const refresh = (subject: OAuthSubject, pids: () => Promise<number[]>) =>
     warmUpAndMeasure(async () => refreshChainLoad(subject, await subject.tokens(connections)), pids);
-  const stackIntrospection = await introspection(stackSubject, stackPids(stack.pid));
+  const stackIntrospection = await introspection(atAuth, stackPids(stack.pid));
+  const gatewayIntrospection = await introspection(viaGateway, stackPids(stack.pid));
   const bareIntrospection = await introspection(bare.subject, barePids);
-  const stackRefresh = await refresh(stackSubject, stackPids(stack.pid));
+  const stackRefresh = await refresh(viaGateway, stackPids(stack.pid));
   const bareRefresh = await refresh(bare.subject, barePids);
-  const stackLabel = 'auth service through the gateway (embedded stack)';
-  const bareLabel = 'baseline: bare oidc-provider, in-memory adapter';
+
+  // The same with nothing answered from memory: each introspection reads its token from PostgreSQL.
+  await using fromDatabase = await startStackProcess({ env: { TOKEN_READ_CACHE_MS: '0' } });
+  const databaseIntrospection = await introspection(
+    {
+      url: await stackAuthUrl(fromDatabase.dataDir),
+      introspectionClient: await stackIntrospectionClient(fromDatabase.dataDir),
+      tokens: await stackTokenSource(fromDatabase.url),
+    },
+    stackPids(fromDatabase.pid),
+  );
+
+  const bareRow = { subject: 'baseline: bare oidc-provider, in-memory adapter', result: bareIntrospection };
   return [
     {
       name: INTROSPECTION,
-      measured: { subject: stackLabel, result: stackIntrospection },
-      baseline: { subject: bareLabel, result: bareIntrospection },
+      measured: {
+        subject: 'auth service at its internal URL, as resource servers ask (embedded stack)',
+        result: stackIntrospection,
+      },
+      baseline: bareRow,
+    },
+    {
+      name: INTROSPECTION_DATABASE,
+      measured: {
+        subject: 'auth service at its internal URL, TOKEN_READ_CACHE_MS=0 (embedded stack)',
+        result: databaseIntrospection,
+      },
+      baseline: bareRow,
+    },
+    {
+      name: INTROSPECTION_GATEWAY,
+      measured: {
+        subject: 'auth service through the gateway (embedded stack)',
+        result: gatewayIntrospection,
+      },
+      baseline: bareRow,
     },
     {
       name: REFRESH,
-      measured: { subject: stackLabel, result: stackRefresh },
-      baseline: { subject: bareLabel, result: bareRefresh },
+      measured: { subject: 'auth service through the gateway (embedded stack)', result: stackRefresh },
+      baseline: { subject: 'baseline: bare oidc-provider, in-memory adapter', result: bareRefresh },
     },
   ];
 }
@@ -201,7 +237,11 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
   // A right token's worst case, the fair comparison for fresh wrong tokens: introspected on every
   // request. Each connection has its own token (the introspection client shares one answer among
   // requests for the same token in flight) and answers are cached for 1 ms only.
-  await using uncached = await startStackProcess({ env: { INTROSPECTION_CACHE_MS: '1' } });
+  // TOKEN_READ_CACHE_MS=0: the auth service reads the token from PostgreSQL each time, as it
+  // must for a fresh wrong token (it has never seen one).
+  await using uncached = await startStackProcess({
+    env: { INTROSPECTION_CACHE_MS: '1', TOKEN_READ_CACHE_MS: '0' },
+  });
   const uncachedTokens = await mintStackTokens(uncached, connections);
   const rightUncached = await warmUpAndMeasure(
     () => ({
@@ -220,7 +260,8 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
   const stackLabel = 'gateway (embedded stack), dashboard token, scope read';
   const rightRow = { subject: stackLabel, result: right };
   const uncachedRow = {
-    subject: 'the right token, introspected on every request (INTROSPECTION_CACHE_MS=1)',
+    subject:
+      'the right token, introspected on every request (INTROSPECTION_CACHE_MS=1, TOKEN_READ_CACHE_MS=0)',
     result: rightUncached,
   };
   return [
@@ -305,7 +346,14 @@ function target(scenarios: Scenario[]): string {
   if (introspection === undefined) return notes;
   const measured = introspection.measured.result.requestsPerSecond;
   const verdict = measured >= INTROSPECTION_TARGET ? 'met' : 'NOT met';
-  const line = `Target: introspection through the stack at least ${INTROSPECTION_TARGET} requests/s on this machine: ${verdict} (${Math.round(measured)} requests/s).`;
+  const others = [INTROSPECTION_DATABASE, INTROSPECTION_GATEWAY]
+    .map((name) => scenarios.find((s) => s.name === name))
+    .filter((s) => s !== undefined)
+    .map((s) => `${s.name}: ${Math.round(s.measured.result.requestsPerSecond)} requests/s`);
+  const line = [
+    `Target: introspection at least ${INTROSPECTION_TARGET} requests/s on this machine, where resource servers introspect (the auth service's internal URL): ${verdict} (${Math.round(measured)} requests/s).`,
+    ...others.map((other) => `${other} (not the target's measure; see above).`),
+  ].join('\n');
   return notes === '' ? line : `${line}\n\n${notes}`;
 }
 
@@ -339,17 +387,23 @@ machine took meanwhile, in % of the whole machine: above a few %, the figures of
 low by about that much. Errors count failed connections, timeouts and 2xx answers whose body is
 not the expected one.
 
-The OAuth scenarios go through the gateway's public URL to the auth service (oidc-provider on
-PostgreSQL); the baseline is oidc-provider alone, in its own process (bench/bare-oidc-server.ts:
-its default in-memory adapter, on a store larger than the default 1,000 entries).
+The OAuth scenarios load the auth service (oidc-provider on PostgreSQL); the baseline is
+oidc-provider alone, in its own process (bench/bare-oidc-server.ts: its default in-memory adapter,
+on a store larger than the default 1,000 entries).
 Introspection: each connection asks about its own access token as our resource servers do
 (client_secret_basic, \`token_type_hint=access_token\`), and every answer must be
-\`"active":true\`. Refresh grant: each connection holds its own refresh token, from its own client
+\`"active":true\`. Resource servers introspect at the auth service's internal URL (AUTH_URL, never
+the public gateway), so that is where the target is measured; the auth service then answers a
+token it read within \`TOKEN_READ_CACHE_MS\` (1 s) from memory (docs/adr/0018). The same load
+with \`TOKEN_READ_CACHE_MS=0\` (every answer read from PostgreSQL: a token asked about for the
+first time) and through the public gateway are measured beside it. Refresh grant (through the
+gateway, where clients redeem): each connection holds its own refresh token, from its own client
 and grant, and sends the rotated one from each answer with its next request; a refresh token is
 accepted once, so one lost or refused answer breaks that chain (non-2xx from then on). Each run
 gets fresh tokens. The stack's come from the real flow (registration, login and consent pages,
 code exchange); the baseline mints its own through oidc-provider's models. Profile:
-\`pnpm exec node bench/profile-stack.ts introspection|refresh\`.
+\`pnpm exec node bench/profile-stack.ts introspection|refresh\` (\`PROFILE_AT=auth\`: at the
+internal URL).
 
 Authenticated request (bench/capabilities-load.ts): \`GET ${CAPABILITIES_PATH}\` with a dashboard
 token made by \`pag token create\` (scope \`read\`, no limits; ${STORED_TOKENS} tokens stored for the owner)
@@ -361,7 +415,8 @@ latency. Wrong tokens: the same wrong token on every request, and a fresh random
 (shaped like ours, so nothing can be cached and each is introspected at the auth service); every
 answer must be a 401 \`INVALID_TOKEN\`. The same wrong token is set beside the right token; fresh
 wrong tokens beside right tokens introspected on every request (a stack with
-\`INTROSPECTION_CACHE_MS=1\` and one token per connection), as both then cost one introspection (ratios: wrong ÷ right). A
+\`INTROSPECTION_CACHE_MS=1\`, \`TOKEN_READ_CACHE_MS=0\` and one token per connection), as both then cost one
+introspection reading PostgreSQL (ratios: wrong ÷ right). A
 wrong token's cost is compared as server CPU time per request, within 15 % for run-to-run noise.
 
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`

@@ -25,6 +25,12 @@ export async function stackIntrospectionClient(dataDir: string): Promise<Introsp
   return { clientId: secrets.introspectionClientId, clientSecret: secrets.introspectionClientSecret };
 }
 
+/** The auth service's internal URL, where resource servers introspect (DATA_DIR/stack.json). */
+export async function stackAuthUrl(dataDir: string): Promise<string> {
+  const stack = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as { authUrl: string };
+  return stack.authUrl;
+}
+
 /** Signs the owner up; each call of the result then authorizes `count` new clients. */
 export async function stackTokenSource(url: string): Promise<(count: number) => Promise<TokenPair[]>> {
   const browser = new Browser(url);

@@ -78,6 +78,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
     await writeStackFile(config.dataDir, {
       pid: process.pid,
       publicUrl: gateway.publicUrl,
+      // The auth service's internal URL: what resource servers (and the benchmarks) introspect at.
+      authUrl: auth.url,
       opsPort: ops.port,
       databaseUrl,
     });

@@ -65,6 +65,7 @@ const AuthEnv = z.object({
   INTROSPECTION_CLIENTS: IntrospectionClients.default([]),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
+  TOKEN_READ_CACHE_MS: z.coerce.number().int().min(0).max(5_000).default(1_000),
 });
 
 /** A resource server allowed to introspect tokens (RFC 7662), authenticating with client_secret_basic. */
@@ -96,6 +97,12 @@ export interface AuthConfig {
   introspectionClients: IntrospectionClient[];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /**
+   * How long an access token read for introspection is kept in memory (0: never), so asking about
+   * it again costs no query (store/recent-tokens.ts). At most 5 s: the introspection clients refuse
+   * answers about tokens revoked in the last few seconds, which must outlast this.
+   */
+  tokenReadCacheMs: number;
 }
 
 export interface LoadAuthConfigOptions {
@@ -122,5 +129,6 @@ export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): A
     introspectionClients: parsed.INTROSPECTION_CLIENTS,
     accessTokenTtlSeconds: parsed.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: parsed.REFRESH_TOKEN_TTL_SECONDS,
+    tokenReadCacheMs: parsed.TOKEN_READ_CACHE_MS,
   };
 }

@@ -18,6 +18,7 @@ import { withRegistrationPolicy } from './provider/registration-policy.ts';
 import { accountLookup } from './store/account-lookup.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
+import { RecentTokens } from './store/recent-tokens.ts';
 
 export interface AuthCore {
   readonly prisma: PrismaClient;
@@ -29,6 +30,11 @@ export interface AuthCore {
   readonly accounts: AccountStore;
   readonly agents: AgentStore;
   readonly signingKeyIds: string[];
+  /**
+   * Drops what introspection keeps about tokens another replica (or an operator command) revoked,
+   * as TokenRevokedEvent tells; this replica's own revocations do it themselves.
+   */
+  forgetRevoked(revoked: RevokedAccess): void;
 }
 
 export interface AuthCoreOptions {
@@ -44,9 +50,13 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
   const { config, publicUrl, prisma, logger } = options;
   const apiResource = `${publicUrl}/api/v1`;
   const claims = agentClaims(prisma);
-  // Every revocation made here also drops what introspection keeps about the agent.
+  const recentTokens = new RecentTokens(config.tokenReadCacheMs);
+  // Every revocation made here also drops what introspection keeps about the agent and its tokens.
   const onAccessTokensRevoked = async (revoked: RevokedAccess[]) => {
-    for (const item of revoked) claims.forget(item.accountId, item.clientId);
+    for (const item of revoked) {
+      claims.forget(item.accountId, item.clientId);
+      recentTokens.forgetRevoked(item);
+    }
     await options.onAccessTokensRevoked(revoked);
   };
   const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
@@ -54,6 +64,7 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     prisma,
     tokenHashKey: config.tokenHashKey,
     onAccessTokensRevoked,
+    recentTokens,
   });
   const configuration = providerConfiguration({
     config,
@@ -81,5 +92,9 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     accounts: new AccountStore(prisma),
     agents,
     signingKeyIds: jwks.keys.map((key) => key.kid),
+    forgetRevoked: (revoked) => {
+      claims.forget(revoked.accountId, revoked.clientId);
+      recentTokens.forgetRevoked(revoked);
+    },
   };
 }

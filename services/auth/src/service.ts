@@ -93,6 +93,13 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       logger,
     });
     const { provider } = core;
+    // Revocations by other replicas and by operator commands (through the relay below) reach what
+    // this replica keeps for introspection here; its own revocations forget before they publish.
+    const revocations = await bus.subscribe<unknown>(EventSubjects.tokenRevoked, (msg) => {
+      const event = TokenRevokedEvent.safeParse(msg.data);
+      if (event.success) core.forgetRevoked(event.data);
+      else logger.warn({ subject: EventSubjects.tokenRevoked }, 'ignored a malformed revocation event');
+    });
     const pages = pageRouters({ core, bus, logger });
     const app = createAuthApp({
       provider,
@@ -104,7 +111,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       metrics,
     });
     handle = app.callback();
-    const subscriptions = await serveBusApi({ bus, core, logger });
+    const subscriptions = [revocations, ...(await serveBusApi({ bus, core, logger }))];
     const relay = await relayRevocations({
       databaseUrl: config.databaseUrl,
       publish: publishRevocations(bus, logger),

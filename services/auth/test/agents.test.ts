@@ -97,6 +97,8 @@ describe('a dashboard agent', () => {
       events.push(message.data);
     });
     try {
+      // Asked about first, so the token is kept in memory (store/recent-tokens.ts) when revoked.
+      expect(await answer(token.value)).toMatchObject({ active: true });
       const revoked = await t.auth.core.agents.revoke(owner, agent.id);
       expect(revoked.status).toBe('revoked');
       expect(await answer(token.value)).toEqual({ active: false });

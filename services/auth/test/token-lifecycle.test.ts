@@ -99,6 +99,8 @@ describe('tokens', () => {
 
   test('revoking an access token publishes its hash and makes it inactive at once', async () => {
     const { clientId, tokens } = await obtainTokens(t.url);
+    // Asked about first, so the token is kept in memory (store/recent-tokens.ts) when revoked.
+    expect(await introspected(tokens.access_token)).toMatchObject({ active: true });
     const before = events.length;
     const revoked = await fetch(`${t.url}/oauth/revoke`, {
       method: 'POST',

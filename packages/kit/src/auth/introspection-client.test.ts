@@ -232,6 +232,49 @@ describe('introspection client', () => {
     expect(await client.introspect('tok-h')).toBeNull();
   });
 
+  test('a revoked token stays refused for a while though an auth replica still answers active', async () => {
+    const bus = new MemoryBus();
+    try {
+      activeToken('tok-r');
+      await newClient({ bus, cacheMs: 1_000 });
+      expect(await client.introspect('tok-r')).not.toBeNull();
+      // The replica asked next has not heard of the revocation: it still says active.
+      await publishRevocation(bus, { tokenSha256: tokenSha256('tok-r'), clientId: 'agent-1' });
+      expect(await client.introspect('tok-r')).toBeNull();
+      clock += 5_000;
+      expect(await client.introspect('tok-r')).toBeNull();
+      clock += 5_000;
+      expect(await client.introspect('tok-r')).not.toBeNull();
+    } finally {
+      await bus.close();
+    }
+  });
+
+  test("a client's revocation refuses its tokens issued before it; one of the same second is asked about on each use", async () => {
+    const bus = new MemoryBus();
+    try {
+      activeToken('tok-before', { iat: nowSeconds() - 1 });
+      activeToken('tok-same', { iat: nowSeconds() });
+      activeToken('tok-after', { iat: nowSeconds() + 2 });
+      await newClient({ bus });
+      await publishRevocation(bus, { tokenSha256: null, clientId: 'agent-1' });
+      expect(await client.introspect('tok-before')).toBeNull();
+      expect(await client.introspect('tok-after')).not.toBeNull();
+      expect(await client.introspect('tok-after')).not.toBeNull();
+      expect(await client.introspect('tok-same')).not.toBeNull();
+      fake.tokens.set('tok-same', { active: false });
+      expect(await client.introspect('tok-same')).toBeNull();
+      expect(fake.asked.map((line) => line.split(' ')[0])).toEqual([
+        'tok-before',
+        'tok-after',
+        'tok-same',
+        'tok-same',
+      ]);
+    } finally {
+      await bus.close();
+    }
+  });
+
   test('the least recently used answer leaves first when the cache is full', async () => {
     for (const token of ['l1', 'l2', 'l3']) activeToken(token);
     await newClient({ maxEntries: 2 });

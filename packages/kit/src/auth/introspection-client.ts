@@ -6,6 +6,11 @@
  * expiry; inactive answers cached briefly; concurrent checks of one token share one request; a
  * TokenRevokedEvent on the bus evicts at once (and an answer in flight during the eviction is not
  * cached); an auth service that is down or slow is a 503/504, never an inactive token.
+ *
+ * A revoked token also stays refused for REFUSE_REVOKED_MS whatever a later answer says: an auth
+ * replica that has not heard of the revocation yet may still answer from the tokens it read a
+ * moment ago (services/auth store/recent-tokens.ts, at most 5 s), and that answer must not bring
+ * the token back. For a revocation of every token of a client, tokens issued after it pass.
  */
 import type { TokenRevokedEvent } from '@pag/contracts';
 import { AppError, EventSubjects } from '@pag/contracts';
@@ -15,6 +20,9 @@ import { ExpiringLru } from './expiring-lru.ts';
 import { readIntrospectionAnswer } from './introspection-response.ts';
 import type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
 import { tokenSha256 } from './token-hash.ts';
+
+/** How long a revoked token (or a client's tokens issued before its revocation) stays refused. */
+const REFUSE_REVOKED_MS = 10_000;
 
 interface InFlight {
   promise: Promise<ActiveToken | null>;
@@ -32,6 +40,9 @@ export class IntrospectionClient implements AsyncDisposable {
   readonly #logger: Logger | undefined;
   readonly #cache: ExpiringLru<ActiveToken | null>;
   readonly #inFlight = new Map<string, InFlight>();
+  /** Revoked tokens by SHA-256, and revoked clients with the time (epoch s) of their revocation. */
+  readonly #revokedTokens: ExpiringLru<true>;
+  readonly #revokedClients: ExpiringLru<number>;
   #subscription: Subscription | undefined;
 
   /** Builds the client and, when a bus is given, subscribes to revocations before resolving. */
@@ -57,6 +68,8 @@ export class IntrospectionClient implements AsyncDisposable {
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
     this.#cache = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
+    this.#revokedTokens = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
+    this.#revokedClients = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
   }
 
   /** The active token, or null when it is unknown, expired or revoked. */
@@ -70,8 +83,8 @@ export class IntrospectionClient implements AsyncDisposable {
     const flight: InFlight = { promise: this.#ask(token, options.requestId), stale: false };
     this.#inFlight.set(key, flight);
     try {
-      const answer = await flight.promise;
-      if (!flight.stale) this.#cache.set(key, answer, this.#cacheUntil(answer));
+      const { answer, cacheable } = this.#refuseRevoked(key, await flight.promise);
+      if (!flight.stale && cacheable) this.#cache.set(key, answer, this.#cacheUntil(answer));
       return answer;
     } finally {
       if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
@@ -80,6 +93,7 @@ export class IntrospectionClient implements AsyncDisposable {
 
   /** Forgets one token's answer (hex SHA-256 of the token). */
   evict(tokenSha256Hex: string): void {
+    this.#revokedTokens.set(tokenSha256Hex, true, this.#now() + REFUSE_REVOKED_MS);
     this.#cache.delete(tokenSha256Hex);
     const flight = this.#inFlight.get(tokenSha256Hex);
     if (flight !== undefined) {
@@ -88,8 +102,14 @@ export class IntrospectionClient implements AsyncDisposable {
     }
   }
 
-  /** Forgets every answer about a client's tokens. Answers in flight are unknown yet, so none is kept. */
-  evictClient(clientId: string): void {
+  /**
+   * Forgets every answer about a client's tokens, revoked at `revokedAt` (epoch ms; default now).
+   * Answers in flight are unknown yet, so none is kept.
+   */
+  evictClient(clientId: string, revokedAt = this.#now()): void {
+    const seconds = Math.floor(revokedAt / 1000);
+    const earlier = this.#revokedClients.get(clientId) ?? 0;
+    this.#revokedClients.set(clientId, Math.max(seconds, earlier), this.#now() + REFUSE_REVOKED_MS);
     this.#cache.deleteWhere((answer) => answer?.clientId === clientId);
     for (const flight of this.#inFlight.values()) flight.stale = true;
     this.#inFlight.clear();
@@ -106,8 +126,30 @@ export class IntrospectionClient implements AsyncDisposable {
   }
 
   #onRevoked(event: TokenRevokedEvent): void {
-    if (event.tokenSha256 === null) this.evictClient(event.clientId);
+    const at = Date.parse(event.revokedAt);
+    if (event.tokenSha256 === null) this.evictClient(event.clientId, Number.isNaN(at) ? this.#now() : at);
     else this.evict(event.tokenSha256);
+  }
+
+  /**
+   * An active answer about a token revoked a moment ago is stale: the token stays refused. Of a
+   * client revoked as a whole, tokens issued before the second of the revocation are refused; one
+   * issued within that second (iat has a resolution of 1 s) may be its replacement, e.g. a client
+   * re-authorizing at once after reuse detection revoked its grant: it passes, but is asked about
+   * again on every use until the moment is over, so a stale answer lasts no longer than the replica
+   * that gave it stays unaware.
+   */
+  #refuseRevoked(
+    key: string,
+    answer: ActiveToken | null,
+  ): { answer: ActiveToken | null; cacheable: boolean } {
+    if (answer === null) return { answer, cacheable: true };
+    if (this.#revokedTokens.get(key) !== undefined) return { answer: null, cacheable: true };
+    const clientRevokedAt = this.#revokedClients.get(answer.clientId);
+    if (clientRevokedAt === undefined) return { answer, cacheable: true };
+    const issuedAt = answer.issuedAt ?? 0;
+    if (issuedAt < clientRevokedAt) return { answer: null, cacheable: true };
+    return { answer, cacheable: issuedAt > clientRevokedAt };
   }
 
   #cacheUntil(answer: ActiveToken | null): number {

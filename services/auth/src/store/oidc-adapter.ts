@@ -6,7 +6,8 @@
  *   (payload-codec.ts): the table holds no usable token;
  * - a row past expires_at is never returned (purge-job.ts deletes it later);
  * - a token is read together with its grant, and registered clients are kept a minute
- *   (read-ahead.ts): introspection costs one query;
+ *   (read-ahead.ts): introspection costs one query, and none when the same access token was read
+ *   a moment ago (recent-tokens.ts);
  * - consume is one UPDATE … WHERE consumed_at IS NULL, so of two concurrent redemptions of a code
  *   or refresh token exactly one wins. oidc-provider reads `consumed` before it consumes; the loser
  *   of the race got past that read, so it is a reuse caught late and is treated as oidc-provider
@@ -22,6 +23,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { decodePayload, encodePayload } from './payload-codec.ts';
 import { ReadAhead } from './read-ahead.ts';
+import { RecentTokens } from './recent-tokens.ts';
 import type { RecordKey } from './record-key.ts';
 import { recordKey } from './record-key.ts';
 
@@ -37,6 +39,8 @@ export interface OidcAdapterOptions {
   tokenHashKey: string;
   /** Awaited before the revoking request answers; failures are the callback's to handle. */
   onAccessTokensRevoked?: (revoked: RevokedAccess[]) => Promise<void>;
+  /** Access tokens read a moment ago; the owner forgets revoked ones (default: none kept). */
+  recentTokens?: RecentTokens;
 }
 
 /** Models redeemed once; a second redemption fails as invalid_grant. */
@@ -52,7 +56,12 @@ interface Owner {
 }
 
 export function createOidcAdapterFactory(options: OidcAdapterOptions): AdapterFactory {
-  const shared = { ...options, key: recordKey(options.tokenHashKey), readAhead: new ReadAhead() };
+  const shared = {
+    ...options,
+    key: recordKey(options.tokenHashKey),
+    readAhead: new ReadAhead(),
+    recentTokens: options.recentTokens ?? new RecentTokens(0),
+  };
   return (model) => new PrismaOidcAdapter(model, shared);
 }
 
@@ -62,19 +71,28 @@ class PrismaOidcAdapter implements Adapter {
   readonly #key: RecordKey;
   readonly #onRevoked: OidcAdapterOptions['onAccessTokensRevoked'];
   readonly #readAhead: ReadAhead;
+  readonly #recent: RecentTokens;
 
-  constructor(model: string, options: OidcAdapterOptions & { key: RecordKey; readAhead: ReadAhead }) {
+  constructor(
+    model: string,
+    options: OidcAdapterOptions & { key: RecordKey; readAhead: ReadAhead; recentTokens: RecentTokens },
+  ) {
     this.#model = model;
     this.#db = options.prisma;
     this.#key = options.key;
     this.#onRevoked = options.onAccessTokensRevoked;
     this.#readAhead = options.readAhead;
+    this.#recent = options.recentTokens;
   }
 
   /** What this process read ahead about the record is stale once it is written or deleted. */
   #forget(id: string): void {
     if (this.#model === 'Client') this.#readAhead.forgetClient(id);
-    if (this.#model === 'Grant') this.#readAhead.forgetGrant(id);
+    if (this.#model === 'Grant') {
+      this.#readAhead.forgetGrant(id);
+      this.#recent.forgetGrant(id);
+    }
+    if (this.#model === 'AccessToken') this.#recent.forgetKey(this.#key(id));
     if (this.#model === 'RefreshToken') this.#readAhead.forgetRefreshAbsent(this.#key(id));
   }
 
@@ -119,6 +137,14 @@ class PrismaOidcAdapter implements Adapter {
     const key = this.#key(id);
     // An access token is read with a refresh token of the same value (see read-ahead.ts).
     const withRefresh = this.#model === 'AccessToken';
+    if (withRefresh) {
+      const recent = this.#recent.get(key);
+      if (recent !== undefined) {
+        if (recent.grantId !== null) this.#readAhead.keepGrant(recent.grantId, recent.grant);
+        return recent.payload;
+      }
+    }
+    const generation = this.#recent.generation;
     if (this.#model === 'RefreshToken' && this.#readAhead.takeRefreshAbsent(key)) return undefined;
     const rows = await this.#db.$queryRaw<
       {
@@ -139,14 +165,22 @@ class PrismaOidcAdapter implements Adapter {
       this.#readAhead.keepRefreshAbsent(key);
     const row = rows.find((found) => found.model === this.#model);
     if (row === undefined) return undefined;
-    if (row.grant_id !== null) {
-      const grant =
-        row.grant_payload === null
-          ? undefined
-          : decodePayload('Grant', row.grant_payload, row.grant_id, null);
-      this.#readAhead.keepGrant(row.grant_id, grant);
+    const grant =
+      row.grant_id === null || row.grant_payload === null
+        ? undefined
+        : decodePayload('Grant', row.grant_payload, row.grant_id, null);
+    if (row.grant_id !== null) this.#readAhead.keepGrant(row.grant_id, grant);
+    const payload = decodePayload(this.#model, row.payload, id, row.consumed_at);
+    if (withRefresh) {
+      // Copies: oidc-provider builds its models from what it is handed.
+      const kept = {
+        payload: structuredClone(payload),
+        grantId: row.grant_id,
+        grant: structuredClone(grant),
+      };
+      this.#recent.keep(key, id, kept, generation);
     }
-    return decodePayload(this.#model, row.payload, id, row.consumed_at);
+    return payload;
   }
 
   #findRow(id: string): Promise<AdapterPayload | undefined> {
@@ -196,6 +230,7 @@ class PrismaOidcAdapter implements Adapter {
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    this.#recent.forgetGrant(grantId);
     const rows = await this.#db.$queryRaw<Owner[]>`
       DELETE FROM "auth"."oidc_payloads" WHERE model = ${this.#model} AND grant_id = ${grantId}
       RETURNING account_id, client_id`;
@@ -205,6 +240,7 @@ class PrismaOidcAdapter implements Adapter {
   /** Every record of a grant, and the grant itself (introspection then finds no grant either). */
   async #revokeGrant(grantId: string): Promise<void> {
     this.#readAhead.forgetGrant(grantId);
+    this.#recent.forgetGrant(grantId);
     await this.#db.$executeRaw`
       DELETE FROM "auth"."oidc_payloads" WHERE model = 'Grant' AND id = ${this.#key(grantId)}`;
     const rows = await this.#db.$queryRaw<(Owner & { model: string })[]>`

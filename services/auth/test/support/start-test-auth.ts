@@ -48,6 +48,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
     introspectionClients: [RESOURCE_SERVER],
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
+    tokenReadCacheMs: 1_000,
     ...overrides,
   };
 }
