@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { BrainContext, ServiceList } from '@pag/contracts';
 import {
+  AppError,
   BrainSubjects,
   endpointsForScopes,
   GatewayContext,
@@ -109,6 +110,26 @@ describe('GET /api/v1/gateway/context', () => {
           [MessageHeaders.scopes]: 'read chat',
         });
       }
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('a running service that cannot answer is reported in its own words, not as not running', async () => {
+    stack.issue('brain-cannot', 'read');
+    await answer(BrainSubjects.contextGet, () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The auth service is not running.', { expose: true });
+    });
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      const { status, body } = await context('brain-cannot');
+      expect(status).toBe(200);
+      expect(body.unavailable).toContainEqual({
+        part: 'user',
+        service: 'brain',
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The brain service cannot answer: The auth service is not running.',
+      });
     } finally {
       await stopAnswering();
     }

@@ -135,7 +135,9 @@ describe('dispatch to services', () => {
     const { status, error } = await callError('POST', '/api/v1/handshakes', json(handshake));
     expect(status).toBe(503);
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(error.message).toContain('auth');
+    expect(error.message).toBe(
+      'No auth service answers auth.handshake.create: it is not running, or it does not serve this endpoint yet.',
+    );
   });
 
   test('a running service answers through the bus, with the request id and the validated body', async () => {

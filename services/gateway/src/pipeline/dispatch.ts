@@ -10,6 +10,7 @@
 import type { DispatchRequest, RouteDefinition } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
+import { BusNoRespondersError } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
@@ -62,7 +63,10 @@ async function requestService(
       headers,
     });
   } catch (error) {
-    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw notRunning(service, error);
+    // Only the bus's own "nothing answers": a service's SERVICE_UNAVAILABLE (e.g. a dependency of
+    // its own is down) passes on as the service worded it.
+    if (error instanceof BusNoRespondersError && error.subject === subject)
+      throw notAnswered(service, subject, error);
     if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') {
       throw new AppError(
         'UPSTREAM_TIMEOUT',
@@ -75,6 +79,15 @@ async function requestService(
     }
     throw error;
   }
+}
+
+/** Nothing answers the subject: the service is down, or its running version does not serve it. */
+function notAnswered(service: string, subject: string, cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `No ${service} service answers ${subject}: it is not running, or it does not serve this endpoint yet.`,
+    { cause, expose: true },
+  );
 }
 
 function notRunning(service: string, cause?: unknown): AppError {

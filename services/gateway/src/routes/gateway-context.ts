@@ -24,6 +24,7 @@ import {
   scopeGrants,
 } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
+import { BusNoRespondersError } from '@pag/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { TokenIdentity } from '../pipeline/authenticate.ts';
@@ -89,8 +90,11 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       };
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
-      if (code === 'SERVICE_UNAVAILABLE')
-        return { ok: false, code, message: `The ${service} service is not running.` };
+      if (error instanceof BusNoRespondersError)
+        return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `The ${service} service is not running.` };
+      // The service runs but cannot answer, e.g. a service it needs is down: its own words.
+      if (code === 'SERVICE_UNAVAILABLE' && error instanceof AppError && error.expose)
+        return { ok: false, code, message: `The ${service} service cannot answer: ${error.message}` };
       if (code === 'UPSTREAM_TIMEOUT')
         return {
           ok: false,
