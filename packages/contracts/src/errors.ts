@@ -52,6 +52,10 @@ export const ErrorCatalogue = {
     hint: 'The owner must approve this device at /dashboard/devices first.',
   },
   PLAN_REQUIRED: { status: 403, hint: 'This feature needs a Pro or Heavy plan; the owner can upgrade.' },
+  SERVICE_NOT_CONNECTED: {
+    status: 409,
+    hint: 'The owner must connect (or reconnect) this service before agents can call it; GET /api/v1/services lists the connected ones.',
+  },
   CONFLICT: {
     status: 409,
     hint: 'The resource already exists or changed meanwhile; read it again and retry.',

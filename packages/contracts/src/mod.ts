@@ -42,6 +42,7 @@ export {
   CHAT_MESSAGE_MAX_BYTES,
   ChatReply,
   ChatRequest,
+  CONTEXT_MEMORY_MAX,
   CONTEXT_PARTS,
   GatewayContext,
   Identity,
@@ -73,6 +74,7 @@ export {
   DispatchRequest,
   HandshakeDecidedEvent,
   MessageHeaders,
+  requestIdFor,
   TokenRevokedEvent,
 } from './schemas/events.ts';
 export {

@@ -64,6 +64,7 @@ export {
   MigrationError,
   migrationChecksum,
   PRISMA_MIGRATE_LOCK_KEY,
+  runMigrateCommand,
   startEmbeddedPostgres,
 } from './db/mod.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';

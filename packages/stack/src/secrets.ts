@@ -3,7 +3,7 @@
  * restart keeps sessions, signing keys and token hashes valid. Outside embedded mode they come
  * from the environment of each service instead (see the README's configuration table).
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -55,4 +55,17 @@ export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
   if (!parsed.success)
     throw new Error(`${path} is damaged; restore it from a backup or start with a new DATA_DIR`);
   return parsed.data;
+}
+
+/**
+ * The proxy's VAULT_ENCRYPTION_KEY in embedded mode (base64 of 32 bytes): derived from the key
+ * encryption key with HKDF-SHA256 under a label of its own, so DATA_DIRs made before the proxy
+ * existed need no new secret, and the stack and `pag` (which may start at the same moment) can
+ * never disagree on it, as they could if either wrote a fresh key into secrets.json.
+ */
+export function embeddedVaultKey(secrets: StackSecrets): string {
+  const master = Buffer.from(secrets.keyEncryptionKey, 'base64');
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'pag proxy vault key v1', 32)).toString(
+    'base64',
+  );
 }

@@ -1,20 +1,22 @@
 /**
- * Embedded mode: every service in one process, an embedded PostgreSQL under DATA_DIR (unless
- * DATABASE_URL is set) and the in-memory bus (unless NATS_URL is set). The auth service listens
- * on an internal loopback port and the gateway forwards to it; their shared secrets come from
- * DATA_DIR/secrets.json. Resources close in the reverse order of their start: HTTP first, then
+ * Embedded mode: every service (auth, brain, proxy, gateway) in one process, an embedded
+ * PostgreSQL under DATA_DIR (unless DATABASE_URL is set) and the in-memory bus (unless NATS_URL is
+ * set). The auth and proxy services listen on internal loopback ports and the gateway forwards to
+ * them; their shared secrets come from DATA_DIR/secrets.json. Resources close in the reverse order of their start: HTTP first, then
  * the bus, the database last.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startAuth } from '@pag/auth';
+import { loadBrainConfig, startBrain } from '@pag/brain';
 import { loadGatewayConfig, startGateway } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
 import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
+import { loadProxyConfig, startProxy } from '@pag/proxy';
 import { embeddedAuthConfig } from './auth-config.ts';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
-import { loadStackSecrets } from './secrets.ts';
+import { embeddedVaultKey, loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -56,6 +58,36 @@ export async function startStack(env: Env): Promise<RunningStack> {
     });
     shutdown.add('auth', () => auth.close());
 
+    // Before the gateway, so its first requests find the brain's subjects answered.
+    const brain = await startBrain({
+      config: loadBrainConfig({ ...env, DATABASE_URL: databaseUrl }),
+      bus,
+      logger: createLogger({ service: 'brain', level: config.logLevel }),
+      metrics: ops.metrics,
+    });
+    shutdown.add('brain', () => brain.close());
+
+    // On its own loopback port; the gateway forwards /api/v1/services/* to it. In embedded mode it
+    // introspects as the gateway's resource-server client (the one in INTROSPECTION_CLIENTS).
+    const proxy = await startProxy({
+      config: loadProxyConfig({
+        VAULT_ENCRYPTION_KEY: embeddedVaultKey(secrets),
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        OPS_PORT: String(ops.port),
+        PUBLIC_URL: publicUrl,
+        DATABASE_URL: databaseUrl,
+        AUTH_URL: auth.url,
+        INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
+        INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
+      }),
+      bus,
+      logger: createLogger({ service: 'proxy', level: config.logLevel }),
+      metrics: ops.metrics,
+    });
+    shutdown.add('proxy', () => proxy.close());
+
     const gatewayConfig = loadGatewayConfig({
       ...env,
       PORT: String(port),
@@ -63,6 +95,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
       PUBLIC_URL: publicUrl,
       DATABASE_URL: databaseUrl,
       AUTH_URL: auth.url,
+      PROXY_URL: proxy.url,
       INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
       INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
     });

@@ -10,6 +10,8 @@ import { ConnectedService } from './proxy.ts';
 
 export const MEMORY_MAX_BYTES = 64 * 1024;
 export const CHAT_MESSAGE_MAX_BYTES = 16 * 1024;
+/** The context carries at most this many memory entries, the newest; older ones stay stored. */
+export const CONTEXT_MEMORY_MAX = 200;
 
 export const MemoryWriteRequest = z
   .object({
@@ -110,7 +112,9 @@ export const GatewayContext = z
     memory: z
       .array(MemoryEntry)
       .nullable()
-      .describe('Long-term memory, newest first; null only when unavailable.'),
+      .describe(
+        `Long-term memory, newest first, at most the newest ${CONTEXT_MEMORY_MAX} entries; null only when unavailable.`,
+      ),
     services: z
       .array(ConnectedService)
       .nullable()
@@ -126,5 +130,7 @@ export type GatewayContext = z.infer<typeof GatewayContext>;
 /** The brain's reply on brain.context.get: its parts of the gateway context for the calling agent. */
 export const BrainContext = z
   .object({ persona: Persona.nullable(), user: Identity, memory: z.array(MemoryEntry) })
-  .describe('Persona of the calling agent (from the pag-agent-id header), owner identity, memory.');
+  .describe(
+    `Persona of the calling agent (from the pag-agent-id header), owner identity, memory (newest first, at most ${CONTEXT_MEMORY_MAX}).`,
+  );
 export type BrainContext = z.infer<typeof BrainContext>;

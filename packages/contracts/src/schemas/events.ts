@@ -21,6 +21,17 @@ export const MessageHeaders = {
   clientAddress: 'pag-client-address',
 } as const;
 
+/** A request id taken from a caller: a short token of safe characters (it lands in logs and headers). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request id to use for a request: the one it came with (X-Request-Id) when that is safe to
+ * log and pass on, so ids correlate end to end, otherwise a new one.
+ */
+export function requestIdFor(incoming: string | undefined): string {
+  return incoming !== undefined && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
 /** What the gateway sends on a request subject; the reply is the route's response body. */
 export const DispatchRequest = z.object({
   params: z.record(z.string(), z.string()).describe('Decoded path parameters.'),

@@ -1,5 +1,6 @@
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.ts';
 export { startEmbeddedPostgres } from './embedded-postgres.ts';
+export { runMigrateCommand } from './migrate-command.ts';
 export { checksumMatches, migrationChecksum } from './migration-checksum.ts';
 export type { MigrationErrorCode } from './migration-error.ts';
 export { MigrationError } from './migration-error.ts';

@@ -16,6 +16,13 @@ export interface CommandContext {
   logger: Logger;
   /** The auth service's core on the stack's data; dispose it (`await using`). */
   openAuth(): Promise<AuthStore>;
+  /**
+   * The proxy's vault key: VAULT_ENCRYPTION_KEY when set (a deployment's own), else the embedded
+   * stack's, derived from DATA_DIR/secrets.json as the running stack derives it.
+   */
+  vaultKey(): Promise<Buffer>;
+  /** Standard input, whole (secrets are read from it, never from the command line). */
+  readInput(): Promise<string>;
 }
 
 export interface Command {

@@ -6,10 +6,11 @@ import { openAuthStore } from '@pag/auth';
 import { AppError } from '@pag/contracts';
 import type { Env } from '@pag/kit';
 import { ConfigError, createLogger } from '@pag/kit';
+import { loadVaultKey } from '@pag/proxy';
 import { embeddedAuthConfig } from '../auth-config.ts';
 import { loadStackConfig } from '../config.ts';
 import { migrateAll } from '../databases.ts';
-import { loadStackSecrets } from '../secrets.ts';
+import { embeddedVaultKey, loadStackSecrets } from '../secrets.ts';
 import { openStackDatabase } from '../stack-database.ts';
 import type { Command } from './command.ts';
 import { CliError } from './command.ts';
@@ -32,6 +33,14 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
 export interface CliOutput {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Standard input, whole; tests give their own. */
+  input?: () => Promise<string>;
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const STANDARD_OUTPUT: CliOutput = {
@@ -86,6 +95,12 @@ export async function runCli(argv: string[], env: Env, output: CliOutput = STAND
         out,
         logger,
         openAuth,
+        vaultKey: async () =>
+          loadVaultKey({
+            VAULT_ENCRYPTION_KEY: embeddedVaultKey(await loadStackSecrets(config.dataDir)),
+            ...env,
+          }),
+        readInput: output.input ?? readStandardInput,
       });
     } finally {
       await database.close();

@@ -10,15 +10,21 @@ export interface PagResult {
   err: string[];
 }
 
-/** `dataDir` is read at each call, so a test may restart its stack in another directory. */
-export function pagCommand(dataDir: () => string): (...argv: string[]) => Promise<PagResult> {
+/**
+ * `dataDir` is read at each call, so a test may restart its stack in another directory; `input`
+ * is what the command reads on standard input.
+ */
+export function pagCommand(
+  dataDir: () => string,
+  input: () => string = () => '',
+): (...argv: string[]) => Promise<PagResult> {
   return async (...argv) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(
       argv,
       { DATA_DIR: dataDir(), LOG_LEVEL: 'warn' },
-      { out: (text) => out.push(text), err: (text) => err.push(text) },
+      { out: (text) => out.push(text), err: (text) => err.push(text), input: async () => input() },
     );
     return { code, out, err };
   };

@@ -1,17 +1,8 @@
 /**
- * `pnpm --filter @pag/gateway migrate`: applies the gateway's SQL migrations to DATABASE_URL
- * (what the Kubernetes migration Job runs), recorded as `prisma migrate deploy` records them.
+ * `pnpm --filter @pag/gateway migrate`: applies the gateway's SQL migrations to DATABASE_URL (kit's
+ * runMigrateCommand: DATABASE_URL and LOG_LEVEL only).
  */
-import { applyMigrations, ConfigError, createLogger, runMain } from '@pag/kit';
-import { loadGatewayConfig } from '../config.ts';
+import { runMigrateCommand } from '@pag/kit';
 import { gatewayDatabase } from '../database.ts';
 
-await runMain('gateway migrate', async () => {
-  const config = loadGatewayConfig(process.env);
-  if (config.databaseUrl === undefined) {
-    throw new ConfigError(['DATABASE_URL: required, names the PostgreSQL to migrate']);
-  }
-  const logger = createLogger({ service: 'gateway', level: config.logLevel });
-  const result = await applyMigrations({ databaseUrl: config.databaseUrl, ...gatewayDatabase, logger });
-  process.stdout.write(`applied ${result.applied.length}, already applied ${result.alreadyApplied.length}\n`);
-});
+await runMigrateCommand('gateway', gatewayDatabase);

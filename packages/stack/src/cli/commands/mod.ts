@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { agentCommands } from './agent.ts';
 import { clientList } from './client-list.ts';
+import { connectionCommands } from './connection.ts';
 import { deviceCommands } from './device.ts';
 import { handshakeCommands } from './handshake.ts';
 import { keysRotate } from './keys-rotate.ts';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   ...agentCommands,
   ...handshakeCommands,
   ...deviceCommands,
+  ...connectionCommands,
   keysRotate,
   clientList,
 ];

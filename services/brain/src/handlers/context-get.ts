@@ -1,0 +1,28 @@
+/**
+ * brain.context.get (the gateway's GET /api/v1/gateway/context asks it): the brain's parts of the
+ * agent's context, read together: the persona applying to the calling agent (active), the owner's
+ * identity (seeded from the auth service on a fresh account) and the newest CONTEXT_MEMORY_LIMIT
+ * memory entries, newest first. Identity that cannot be had fails the whole reply (BrainContext
+ * requires it); the gateway then reports the brain's parts unavailable.
+ */
+import type { BrainContext } from '@pag/contracts';
+import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
+import type { BusMessage } from '@pag/kit';
+import { readCaller, requireRouteScope } from './caller.ts';
+import type { BrainApiDeps } from './mod.ts';
+
+/** How many memory entries the context carries at most (the newest): the contracts say. */
+export const CONTEXT_MEMORY_LIMIT = CONTEXT_MEMORY_MAX;
+
+export function contextGet({ stores, identity }: BrainApiDeps) {
+  return async (msg: BusMessage<unknown>): Promise<BrainContext> => {
+    const caller = readCaller(msg);
+    requireRouteScope(caller, 'gatewayContext');
+    const [persona, user, memory] = await Promise.all([
+      stores.personas.applying(caller.accountId, caller.agentId),
+      identity.get(caller.accountId, caller.requestId),
+      stores.memory.newest(caller.accountId, CONTEXT_MEMORY_LIMIT),
+    ]);
+    return { persona, user, memory };
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The owner's identity, seeded on first read: a fresh account has no profile in the brain yet,
+ * so the brain asks the auth service once (auth.account.get) for the account's email, stores the
+ * profile it makes of it (domain/seed-identity.ts) if none appeared meanwhile, and answers that.
+ *
+ * - Concurrent first reads in this process share one request to auth and one insert; reads on
+ *   other replicas may ask too, and the insert-if-absent keeps one row whatever the order.
+ * - When auth cannot answer, the read fails with its code (SERVICE_UNAVAILABLE, UPSTREAM_TIMEOUT;
+ *   UPSTREAM_ERROR for a reply that breaks OwnerAccount or names another account): an identity
+ *   is never invented.
+ */
+import type { Identity, OwnerAccountQuery } from '@pag/contracts';
+import { AppError, AuthSubjects, MessageHeaders, OwnerAccount } from '@pag/contracts';
+import type { Bus, Logger } from '@pag/kit';
+import { identityFromAccount } from '../domain/seed-identity.ts';
+import type { IdentityStore } from '../store/identity-store.ts';
+
+export interface OwnerIdentityOptions {
+  bus: Bus;
+  identities: IdentityStore;
+  /** How long to wait for auth.account.get. */
+  authTimeoutMs: number;
+  logger: Logger;
+}
+
+export class OwnerIdentity {
+  readonly #options: OwnerIdentityOptions;
+  readonly #seeding = new Map<string, Promise<Identity>>();
+
+  constructor(options: OwnerIdentityOptions) {
+    this.#options = options;
+  }
+
+  async get(accountId: string, requestId: string | undefined): Promise<Identity> {
+    const stored = await this.#options.identities.find(accountId);
+    if (stored !== null) return stored;
+    let seeding = this.#seeding.get(accountId);
+    if (seeding === undefined) {
+      seeding = this.#seed(accountId, requestId).finally(() => this.#seeding.delete(accountId));
+      this.#seeding.set(accountId, seeding);
+    }
+    return seeding;
+  }
+
+  async #seed(accountId: string, requestId: string | undefined): Promise<Identity> {
+    const account = await this.#askAuth(accountId, requestId);
+    const identity = await this.#options.identities.insertIfAbsent(accountId, identityFromAccount(account));
+    this.#options.logger.info({ accountId, requestId }, 'identity profile seeded from the account');
+    return identity;
+  }
+
+  async #askAuth(accountId: string, requestId: string | undefined): Promise<OwnerAccount> {
+    const { bus, authTimeoutMs, logger } = this.#options;
+    const query: OwnerAccountQuery = { accountId };
+    const headers: Record<string, string> =
+      requestId === undefined ? {} : { [MessageHeaders.requestId]: requestId };
+    let reply: unknown;
+    try {
+      reply = await bus.request(AuthSubjects.accountGet, query, { timeoutMs: authTimeoutMs, headers });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT') {
+        const why =
+          error.code === 'SERVICE_UNAVAILABLE' ? 'is not running' : `did not answer in ${authTimeoutMs} ms`;
+        throw new AppError(error.code, `The owner's identity is not known yet and the auth service ${why}.`, {
+          cause: error,
+          expose: true,
+        });
+      }
+      throw error;
+    }
+    const parsed = OwnerAccount.safeParse(reply);
+    if (!parsed.success || parsed.data.accountId !== accountId) {
+      logger.warn({ accountId, requestId, issues: parsed.error?.issues }, 'invalid auth.account.get reply');
+      throw new AppError('UPSTREAM_ERROR', 'The auth service answered with an invalid account.', {
+        expose: true,
+      });
+    }
+    return parsed.data;
+  }
+}

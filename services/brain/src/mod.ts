@@ -1,0 +1,6 @@
+export type { BrainConfig } from './config.ts';
+export { loadBrainConfig } from './config.ts';
+export { brainDatabase } from './database.ts';
+export { CONTEXT_MEMORY_LIMIT } from './handlers/context-get.ts';
+export type { BrainDeps, RunningBrain } from './service.ts';
+export { startBrain } from './service.ts';

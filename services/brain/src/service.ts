@@ -1,0 +1,58 @@
+/**
+ * The brain as a unit that main.ts and the embedded stack both start, on an existing bus, logger
+ * and metrics registry: the database client, then its answers on the bus (handlers/mod.ts). It
+ * has no HTTP listener of its own. close() stops the subscriptions (handlers already running
+ * finish) and then disconnects the database, in that order.
+ */
+import type { Bus, Logger, Metrics } from '@pag/kit';
+import { createPrismaClient } from '@pag/kit';
+import type { BrainConfig } from './config.ts';
+import { brainDatabase } from './database.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { serveBrainApi } from './handlers/mod.ts';
+import { OwnerIdentity } from './identity/owner-identity.ts';
+import { brainStores } from './store/mod.ts';
+
+export interface BrainDeps {
+  config: BrainConfig;
+  bus: Bus;
+  logger: Logger;
+  /** The process's metrics registry (shared by every service in embedded mode). */
+  metrics: Metrics;
+}
+
+export interface RunningBrain extends AsyncDisposable {
+  close(): Promise<void>;
+}
+
+export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
+  const { config, bus, logger, metrics } = deps;
+  const prisma = createPrismaClient(PrismaClient, {
+    databaseUrl: config.databaseUrl,
+    schema: brainDatabase.schema,
+    logger,
+  });
+  try {
+    const stores = brainStores(prisma);
+    const identity = new OwnerIdentity({
+      bus,
+      identities: stores.identities,
+      authTimeoutMs: config.authTimeoutMs,
+      logger,
+    });
+    const subscriptions = await serveBrainApi({ bus, stores, identity, logger, metrics });
+    logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await Promise.all(subscriptions.map((subscription) => subscription.close()));
+        await prisma.$disconnect();
+      })();
+      return closing;
+    };
+    return { close, [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await prisma.$disconnect();
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The only place that talks to the brain's tables (Prisma): one store per kind of record.
+ */
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { IdentityStore } from './identity-store.ts';
+import { KnowledgeStore } from './knowledge-store.ts';
+import { MemoryStore } from './memory-store.ts';
+import { PersonaStore } from './persona-store.ts';
+
+export { IdentityStore, KnowledgeStore, MemoryStore, PersonaStore };
+
+export interface BrainStores {
+  memory: MemoryStore;
+  personas: PersonaStore;
+  identities: IdentityStore;
+  knowledge: KnowledgeStore;
+}
+
+export function brainStores(prisma: PrismaClient): BrainStores {
+  return {
+    memory: new MemoryStore(prisma),
+    personas: new PersonaStore(prisma),
+    identities: new IdentityStore(prisma),
+    knowledge: new KnowledgeStore(prisma),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * brain.context.get: the persona applying to the calling agent, the owner's identity and the
+ * newest memory entries, only ever the calling account's.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { BrainContext } from '@pag/contracts';
+import { AppError, BrainContext as BrainContextSchema, BrainSubjects } from '@pag/contracts';
+import { CONTEXT_MEMORY_LIMIT } from '../src/handlers/context-get.ts';
+import { addPersona } from './support/seed.ts';
+import type { TestBrain } from './support/start-test-brain.ts';
+import { startTestBrain } from './support/start-test-brain.ts';
+
+let t: TestBrain;
+beforeAll(async () => {
+  t = await startTestBrain();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const context = (accountId: string | undefined, agentId?: string) =>
+  t.ask<BrainContext>(BrainSubjects.contextGet, { accountId, agentId });
+
+describe('brain.context.get', () => {
+  test("a fresh account's context: no persona, the identity seeded from its account, no memory", async () => {
+    const accountId = t.auth.addAccount('fresh.owner@example.com');
+    const reply = await context(accountId, 'ag_first');
+    expect(BrainContextSchema.parse(reply)).toEqual(reply);
+    expect(reply).toEqual({
+      persona: null,
+      user: {
+        name: 'fresh.owner',
+        email: 'fresh.owner@example.com',
+        timezone: null,
+        locale: null,
+        summary: null,
+      },
+      memory: [],
+    });
+  });
+
+  test("the agent's own persona wins, others get the default, and it is active", async () => {
+    const accountId = t.auth.addAccount('personas@example.com');
+    const defaultId = await addPersona(t.db, accountId, { name: 'Default', soulContent: 'Be brief.' });
+    const ownId = await addPersona(t.db, accountId, {
+      name: 'Coder',
+      agentId: 'ag_coder',
+      soulContent: 'Write code.',
+    });
+    const own = await context(accountId, 'ag_coder');
+    expect(own.persona).toEqual({
+      id: ownId,
+      name: 'Coder',
+      description: null,
+      soul_content: 'Write code.',
+      active: true,
+    });
+    expect((await context(accountId, 'ag_other')).persona?.id).toBe(defaultId);
+    expect((await context(accountId)).persona?.id).toBe(defaultId);
+  });
+
+  test('without a default persona, an agent without its own gets none', async () => {
+    const accountId = t.auth.addAccount('nodefault@example.com');
+    await addPersona(t.db, accountId, { name: 'Only for one', agentId: 'ag_one' });
+    expect((await context(accountId, 'ag_two')).persona).toBeNull();
+  });
+
+  test('memory comes newest first, at most CONTEXT_MEMORY_LIMIT entries', async () => {
+    const accountId = t.auth.addAccount('memory@example.com');
+    const total = CONTEXT_MEMORY_LIMIT + 5;
+    // One statement, rows in order: seq follows it, and every row has the same created_at.
+    await t.db.memoryEntry.createMany({
+      data: Array.from({ length: total }, (_, i) => ({
+        id: `mem_test${i}`,
+        accountId,
+        content: `note ${i}`,
+      })),
+    });
+    const { memory } = await context(accountId);
+    expect(memory).toHaveLength(CONTEXT_MEMORY_LIMIT);
+    expect(memory[0]?.content).toBe(`note ${total - 1}`);
+    expect(memory.at(-1)?.content).toBe(`note ${total - CONTEXT_MEMORY_LIMIT}`);
+  });
+
+  test("account B never sees account A's persona, identity or memory", async () => {
+    const a = t.auth.addAccount('tenant.a@example.com');
+    const b = t.auth.addAccount('tenant.b@example.com');
+    await addPersona(t.db, a, { name: 'A default' });
+    await addPersona(t.db, a, { name: 'A agent', agentId: 'ag_shared_name' });
+    await t.ask(BrainSubjects.memoryCreate, { accountId: a }, { body: { content: 'A secret' } });
+    await context(a);
+    const seenByB = await context(b, 'ag_shared_name');
+    expect(seenByB).toEqual({
+      persona: null,
+      user: { name: 'tenant.b', email: 'tenant.b@example.com', timezone: null, locale: null, summary: null },
+      memory: [],
+    });
+  });
+
+  test('a message without the account header is refused, never answered for someone', async () => {
+    const error = await context(undefined).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('AUTHENTICATION_REQUIRED');
+    expect((error as AppError).message).toContain('pag-account-id');
+    await expect(context('not-a-uuid')).rejects.toMatchObject({ code: 'AUTHENTICATION_REQUIRED' });
+  });
+
+  test('a payload that is not a DispatchRequest is a 400 naming the field', async () => {
+    const accountId = randomUUID();
+    const error = await t.bus
+      .request(
+        BrainSubjects.contextGet,
+        { params: 'x', query: {}, body: null },
+        {
+          timeoutMs: 5_000,
+          headers: { 'pag-account-id': accountId, 'pag-scopes': 'full' },
+        },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+    expect((error as AppError).message).toContain('params');
+  });
+
+  test('an agent header that is not an agent id is a 400 naming the header', async () => {
+    const accountId = t.auth.addAccount('badagent@example.com');
+    await expect(context(accountId, 'ag bad/id')).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringContaining('pag-agent-id'),
+    });
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The brain's Prisma schema and its SQL migrations describe the same tables (kit's schema checks
+ * against a real PostgreSQL).
+ */
+import { describeSchemaChecks } from '@pag/kit/testing';
+import { brainDatabase } from '../src/database.ts';
+
+describeSchemaChecks({
+  service: 'brain',
+  database: brainDatabase,
+  schemaFile: new URL('../prisma/schema.prisma', import.meta.url),
+  breakingEdit: {
+    from: 'agentId     String?  @map("agent_id")',
+    to: 'agentId     String   @map("agent_id")',
+    reported: 'brain.personas.agent_id',
+  },
+  migrations: ['20261124000000_brain_init'],
+});

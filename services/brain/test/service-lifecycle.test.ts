@@ -1,0 +1,45 @@
+/**
+ * startBrain and close(): the brain answers its subjects once started, not brain.chat.send (no
+ * LLM provider yet: nothing answers, so the gateway says the brain cannot), and close() stops
+ * answering and gives back every database connection it held.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { BrainSubjects } from '@pag/contracts';
+import type { TestBrain } from './support/start-test-brain.ts';
+import { startTestBrain } from './support/start-test-brain.ts';
+
+let t: TestBrain;
+beforeAll(async () => {
+  t = await startTestBrain();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const brainConnections = async () => {
+  const [row] = await t.db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'pag-brain' AND pid <> pg_backend_pid()`;
+  return row?.n;
+};
+
+describe('service lifecycle', () => {
+  test('brain.chat.send has no responder: SERVICE_UNAVAILABLE, never a made-up reply', async () => {
+    const accountId = t.auth.addAccount('chat@example.com');
+    await expect(
+      t.ask(BrainSubjects.chatSend, { accountId }, { body: { message: 'hello' } }),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  test('close() stops answering and releases its database connections', async () => {
+    const accountId = t.auth.addAccount('close@example.com');
+    await t.ask(BrainSubjects.memoryCreate, { accountId }, { body: { content: 'before close' } });
+    // The test's own client connects as pag-brain too; it holds one connection, the one asking.
+    expect(await brainConnections()).toBeGreaterThan(0);
+    await t.brain.close();
+    await expect(t.ask(BrainSubjects.contextGet, { accountId })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    expect(await brainConnections()).toBe(0);
+    await t.brain.close();
+  });
+});

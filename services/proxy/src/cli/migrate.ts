@@ -1,0 +1,8 @@
+/**
+ * `pnpm --filter @pag/proxy migrate`: applies the proxy service's SQL migrations to DATABASE_URL (kit's
+ * runMigrateCommand: DATABASE_URL and LOG_LEVEL only).
+ */
+import { runMigrateCommand } from '@pag/kit';
+import { proxyDatabase } from '../database.ts';
+
+await runMigrateCommand('proxy', proxyDatabase);

@@ -1,0 +1,129 @@
+/**
+ * The proxy service's configuration: the only reader of the environment, parsed once at start-up.
+ *
+ * What it enforces: VAULT_ENCRYPTION_KEY is the base64 of exactly 32 bytes (the vault cannot open
+ * otherwise, so start-up stops); the introspection client is complete (the service introspects
+ * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
+ * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
+ */
+import type { Env } from '@pag/kit';
+import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import { z } from 'zod';
+import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
+
+const VaultKey = z
+  .string({ error: 'required: the base64 of 32 random bytes (openssl rand -base64 32)' })
+  .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value), 'must be base64')
+  .transform((value) => Buffer.from(value, 'base64'))
+  .refine((key) => key.length === 32, 'must be the base64 of exactly 32 bytes (openssl rand -base64 32)');
+
+const HttpUrl = envUrl.refine(
+  (value) => ['http:', 'https:'].includes(new URL(value).protocol),
+  'must be an http(s) URL',
+);
+
+const BaseUrlOverrides = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a JSON object such as {"github":"http://127.0.0.1:9000"}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(
+      z.string().refine((name) => CONNECTOR_NAMES.includes(name), {
+        message: `names a connector of the catalogue (${CONNECTOR_NAMES.join(', ')})`,
+      }),
+      HttpUrl,
+    ),
+  );
+
+const Origin = envUrl.refine((value) => {
+  const url = new URL(value);
+  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
+}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
+
+const ProxyEnv = z.object({
+  PORT: envPort(8082),
+  OPS_PORT: envPort(9092),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: Origin,
+  DATABASE_URL: envUrl,
+  NATS_URL: z.string().optional(),
+  LOG_LEVEL: envLogLevel,
+  VAULT_ENCRYPTION_KEY: VaultKey,
+  AUTH_URL: envUrl,
+  INTROSPECTION_CLIENT_ID: z.string().min(1),
+  INTROSPECTION_CLIENT_SECRET: z.string().min(1),
+  INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+  CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
+  UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
+});
+
+export interface ProxyConfig {
+  /** The HTTP port the gateway forwards /api/v1/services/* to; 0 picks a free one. */
+  port: number;
+  /** Port of /healthz, /readyz and /metrics. */
+  opsPort: number;
+  host: string;
+  /** The gateway's public origin; tokens must be issued for `${publicUrl}/api/v1`. */
+  publicUrl: string;
+  databaseUrl: string;
+  natsUrl: string | undefined;
+  logLevel: string;
+  /** 32 bytes; encrypts vault token values (AES-256-GCM). */
+  vaultKey: Buffer;
+  /** Internal URL of the auth service, for RFC 7662 introspection. */
+  authUrl: string;
+  /** The proxy's own confidential client at the auth service. */
+  introspection: { clientId: string; clientSecret: string; cacheMs: number };
+  /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
+  connectorBaseUrls: Record<string, string>;
+  /** A connected service that has not started its answer within this long is a 504. */
+  upstreamTimeoutMs: number;
+  /** Largest request body forwarded to a connected service. */
+  bodyLimitBytes: number;
+}
+
+/**
+ * VAULT_ENCRYPTION_KEY alone, for operator commands that store credentials without running the
+ * service (they need the database and this key, nothing else).
+ */
+export function loadVaultKey(env: Env): Buffer {
+  return parseConfig(z.object({ VAULT_ENCRYPTION_KEY: VaultKey }), env).VAULT_ENCRYPTION_KEY;
+}
+
+export function loadProxyConfig(env: Env): ProxyConfig {
+  const parsed = parseConfig(ProxyEnv, env);
+  return {
+    port: parsed.PORT,
+    opsPort: parsed.OPS_PORT,
+    host: parsed.HOST,
+    publicUrl: new URL(parsed.PUBLIC_URL).origin,
+    databaseUrl: parsed.DATABASE_URL,
+    natsUrl: parsed.NATS_URL,
+    logLevel: parsed.LOG_LEVEL,
+    vaultKey: parsed.VAULT_ENCRYPTION_KEY,
+    authUrl: parsed.AUTH_URL.replace(/\/+$/, ''),
+    introspection: {
+      clientId: parsed.INTROSPECTION_CLIENT_ID,
+      clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
+      cacheMs: parsed.INTROSPECTION_CACHE_MS,
+    },
+    connectorBaseUrls: parsed.CONNECTOR_BASE_URLS,
+    upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+  };
+}

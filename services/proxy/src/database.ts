@@ -1,0 +1,9 @@
+/**
+ * Where the proxy service's tables live: its own Postgres schema and its SQL migrations.
+ */
+import { fileURLToPath } from 'node:url';
+
+export const proxyDatabase = {
+  schema: 'proxy',
+  migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+} as const;

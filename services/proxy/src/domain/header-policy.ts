@@ -1,0 +1,51 @@
+/**
+ * Which headers cross the proxy, each way.
+ *
+ * Towards the connected service, nothing of the caller's identity: its Authorization (our token,
+ * never theirs), cookies, the gateway's identity and correlation headers (`pag-*`,
+ * `x-request-id`) and every client-address header (`X-Forwarded-*`, `Forwarded`, `X-Real-IP`).
+ * The connector's credential is added afterwards, so a caller cannot supply its own either.
+ *
+ * Back to the caller, nothing that would speak for the gateway's origin: a third party's cookies,
+ * CORS grants, HSTS, Alt-Svc, and the security and cache headers the gateway sets on every answer
+ * (a third party's `Cache-Control: public` or its own CSP must not replace the gateway's
+ * `no-store` and sandbox policy, which http-proxy would otherwise overwrite).
+ */
+import { MessageHeaders } from '@pag/contracts';
+
+const CALLER_ONLY = new Set<string>([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'forwarded',
+  'x-real-ip',
+  ...Object.values(MessageHeaders),
+]);
+
+const ORIGIN_SCOPED = new Set<string>([
+  'set-cookie',
+  'alt-svc',
+  'strict-transport-security',
+  'clear-site-data',
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'cache-control',
+  'cross-origin-resource-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-embedder-policy',
+]);
+
+/** Whether an incoming request header stays with us (never sent to the connected service). */
+export function isCallerOnlyHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return CALLER_ONLY.has(lower) || lower.startsWith('pag-') || lower.startsWith('x-forwarded-');
+}
+
+/** Whether a connected service's response header is dropped before the answer goes back. */
+export function isOriginScopedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ORIGIN_SCOPED.has(lower) || lower.startsWith('access-control-');
+}

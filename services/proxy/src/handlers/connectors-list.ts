@@ -1,0 +1,30 @@
+/**
+ * proxy.connectors.list (GET /api/v1/connectors): every connector of the catalogue, with whether
+ * the caller's account has it connected (status connected) right now.
+ */
+import type { ConnectorList } from '@pag/contracts';
+import { ProxySubjects } from '@pag/contracts';
+import type { BusMessage, Subscription } from '@pag/kit';
+import { callerOf } from './caller.ts';
+import type { BusApiDeps } from './mod.ts';
+import { QUEUE } from './mod.ts';
+
+export function serveConnectorsList({ bus, store, connectors }: BusApiDeps): Promise<Subscription> {
+  return bus.handle(
+    ProxySubjects.connectorsList,
+    async (msg: BusMessage<unknown>): Promise<ConnectorList> => {
+      const { accountId } = callerOf(msg);
+      const connected = await store.connectedServiceNames(accountId);
+      return {
+        connectors: [...connectors.values()].map((connector) => ({
+          name: connector.name,
+          displayName: connector.displayName,
+          authType: connector.authType,
+          connected: connected.has(connector.name),
+          resources: [...connector.resources],
+        })),
+      };
+    },
+    QUEUE,
+  );
+}

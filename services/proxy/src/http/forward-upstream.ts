@@ -1,0 +1,185 @@
+/**
+ * Step 5: stream the call to the connector's API with the owner's credential, through
+ * http-proxy-middleware (one proxy per connector, its base URL the target): `{baseUrl}/{rest of
+ * the path}?{query}`, path and query as the caller sent them (still percent-encoded), the body
+ * and the answer streamed both ways, never buffered. The caller's own headers are filtered
+ * (domain/header-policy.ts), the connector's required headers added when absent, and the
+ * credential set last, so nothing the caller sends can replace it. Redirects are passed on
+ * unfollowed: following one could carry the credential to another host.
+ *
+ * Failures become the error body: 504 UPSTREAM_TIMEOUT when the service has not started its
+ * answer within UPSTREAM_TIMEOUT_MS, 413 when a body without Content-Length grows past
+ * BODY_LIMIT_BYTES, 502 UPSTREAM_ERROR when it cannot be reached or breaks off before answering;
+ * once the answer has started, a failure can only cut the connection. The timeout covers the wait
+ * for the answer's head only: a large answer to a slow reader is not cut off.
+ *
+ * last_used_at is written when the call is made, without making the caller wait.
+ */
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, toErrorBody } from '@pag/contracts';
+import type { Logger } from '@pag/kit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
+import type { VaultStore } from '../store/vault-store.ts';
+import { state } from './state.ts';
+
+export interface ForwardOptions {
+  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  store: VaultStore;
+  /** How long a connected service may take to start its answer; then 504. */
+  timeoutMs: number;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+type Failure = 'timeout' | 'too-large';
+
+/** Per request, what the proxy events need and must not put on the request itself. */
+interface InFlight {
+  response: Response;
+  connector: ConnectorDefinition;
+  credential: string;
+  failure?: Failure;
+}
+
+export function forwardUpstream(options: ForwardOptions): RequestHandler {
+  const inFlight = new WeakMap<IncomingMessage, InFlight>();
+  const proxies = new Map(
+    [...options.connectors.values()].map((connector) => [
+      connector.name,
+      connectorProxy(connector, inFlight, options),
+    ]),
+  );
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const current = state(res);
+    const { connector, credential, accountId } = current;
+    const proxy = connector === undefined ? undefined : proxies.get(connector.name);
+    if (
+      connector === undefined ||
+      credential === undefined ||
+      accountId === undefined ||
+      proxy === undefined
+    ) {
+      next(new Error('forwardUpstream ran before the connection was found'));
+      return;
+    }
+    for (const name of Object.keys(req.headers)) {
+      if (isCallerOnlyHeader(name)) delete req.headers[name];
+    }
+    for (const [name, value] of Object.entries(connector.defaultHeaders)) req.headers[name] ??= value;
+    const query = req.originalUrl.indexOf('?');
+    req.url = `/${current.restOfPath ?? ''}${query === -1 ? '' : req.originalUrl.slice(query)}`;
+    inFlight.set(req, { response: res, connector, credential: credential.value });
+    res.once('close', () => inFlight.delete(req));
+    proxy(req, res, next).catch(next);
+    // Recorded when the call is made; the caller never waits for this write.
+    options.store.touch(accountId, credential.tokenId);
+  };
+}
+
+function connectorProxy(
+  connector: ConnectorDefinition,
+  inFlight: WeakMap<IncomingMessage, InFlight>,
+  options: ForwardOptions,
+): ProxyHandler<IncomingMessage, ServerResponse> {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: connector.baseUrl,
+    changeOrigin: true,
+    xfwd: false,
+    followRedirects: false,
+    autoRewrite: false,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        const call = inFlight.get(req);
+        if (call === undefined) return void proxyReq.destroy();
+        setCredential(proxyReq, call);
+        proxyReq.setTimeout(options.timeoutMs, () => {
+          call.failure = 'timeout';
+          proxyReq.destroy();
+        });
+        if (req.headers['content-length'] === undefined)
+          limitBody(req, proxyReq, call, options.bodyLimitBytes);
+      },
+      proxyRes: (proxyRes, req) => {
+        // The answer has started: from here its pace is the client's business too.
+        proxyRes.socket?.setTimeout(0);
+        for (const name of Object.keys(proxyRes.headers)) {
+          if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
+        }
+        const call = inFlight.get(req);
+        if (call !== undefined) proxyRes.headers['x-request-id'] = state(call.response).requestId;
+      },
+      error: (error, req, res) => {
+        const call = inFlight.get(req);
+        const appError = upstreamError(connector, options, error, call?.failure);
+        if (appError.code === 'UPSTREAM_ERROR') {
+          options.logger.warn(
+            { err: error, service: connector.name, requestId: call && state(call.response).requestId },
+            'connected service call failed',
+          );
+        }
+        if (!('writeHead' in res) || res.headersSent || call === undefined) return void res.destroy();
+        const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+        if (call.failure === 'too-large') {
+          // The rest of the body is not wanted: read it off and close, so the client can read the answer.
+          headers.connection = 'close';
+          req.resume();
+        }
+        res.writeHead(appError.status, headers);
+        res.end(JSON.stringify(toErrorBody(appError, state(call.response).requestId)));
+      },
+    },
+  });
+}
+
+function setCredential(proxyReq: ClientRequest, call: InFlight): void {
+  const { credential, connector } = call;
+  if (connector.credential.type === 'bearer') proxyReq.setHeader('authorization', `Bearer ${credential}`);
+  else proxyReq.setHeader(connector.credential.name, credential);
+}
+
+/** A body without a declared length is counted as it streams; past the limit the call is cut. */
+function limitBody(req: IncomingMessage, proxyReq: ClientRequest, call: InFlight, limit: number): void {
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limit && call.failure === undefined) {
+      call.failure = 'too-large';
+      proxyReq.destroy();
+    }
+  });
+}
+
+function upstreamError(
+  connector: ConnectorDefinition,
+  options: ForwardOptions,
+  cause: Error,
+  failure: Failure | undefined,
+): AppError {
+  if (failure === 'timeout') {
+    return new AppError(
+      'UPSTREAM_TIMEOUT',
+      `${connector.displayName} did not start its answer within ${options.timeoutMs} ms.`,
+      { cause, expose: true, hint: `${connector.displayName} is slow or down; retry later.` },
+    );
+  }
+  if (failure === 'too-large') {
+    return new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
+      { cause },
+    );
+  }
+  return new AppError(
+    'UPSTREAM_ERROR',
+    `${connector.displayName} could not be reached or broke off the answer.`,
+    {
+      cause,
+      expose: true,
+    },
+  );
+}

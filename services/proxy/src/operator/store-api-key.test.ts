@@ -1,0 +1,118 @@
+/**
+ * storeApiKeyConnection against a real PostgreSQL: what the `pag` CLI calls to connect a service
+ * for an owner until the OAuth connect flow exists.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { applyMigrations, createPrismaClient } from '@pag/kit';
+import type { TestPostgres } from '@pag/kit/testing';
+import { startTestPostgres } from '@pag/kit/testing';
+import { resolveConnectors } from '../connectors/catalogue.ts';
+import { proxyDatabase } from '../database.ts';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { VaultStore } from '../store/vault-store.ts';
+import { VaultKeyError } from '../vault/token-cipher.ts';
+import type { ProxyStore } from './store-api-key.ts';
+import { openProxyStore, storeApiKeyConnection } from './store-api-key.ts';
+
+let postgres: TestPostgres;
+let store: ProxyStore;
+let prisma: PrismaClient;
+const vaultKey = randomBytes(32);
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
+  store = openProxyStore({ databaseUrl: postgres.url, vaultKey });
+  prisma = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: proxyDatabase.schema });
+}, 60_000);
+
+afterAll(async () => {
+  await store?.close();
+  await prisma?.$disconnect();
+  await postgres?.stop();
+});
+
+describe('storeApiKeyConnection', () => {
+  test('connects the service and stores the value encrypted, returning metadata only', async () => {
+    const accountId = randomUUID();
+    const stored = await store.storeApiKeyConnection({
+      accountId,
+      service: 'stripe',
+      label: 'live key',
+      value: 'sk_live_0123456789',
+      scopes: ['read_only'],
+    });
+    expect(stored.service).toEqual({
+      name: 'stripe',
+      displayName: 'Stripe',
+      status: 'connected',
+      connectedAt: expect.any(String),
+    });
+    expect(stored.token).toMatchObject({
+      service: 'stripe',
+      label: 'live key',
+      kind: 'api_key',
+      scopes: ['read_only'],
+    });
+    expect(JSON.stringify(stored)).not.toContain('sk_live_0123456789');
+    expect(await store.listConnections(accountId)).toEqual([stored.service]);
+    expect(await store.listTokens(accountId)).toEqual([stored.token]);
+
+    const row = await prisma.vaultToken.findUniqueOrThrow({ where: { id: stored.token.id } });
+    expect(row.encryptedValue).toMatch(/^v1\./);
+    expect(row.encryptedValue).not.toContain('sk_live');
+    expect(row.accountId).toBe(accountId);
+  });
+
+  test('the same label replaces the key; another label adds one', async () => {
+    const accountId = randomUUID();
+    const input = { accountId, service: 'github', label: 'pat', value: 'ghp_first' };
+    const first = await store.storeApiKeyConnection(input);
+    const second = await store.storeApiKeyConnection({ ...input, value: 'ghp_second' });
+    expect(second.token.id).not.toBe(first.token.id);
+    await store.storeApiKeyConnection({ ...input, label: 'bot', value: 'ghp_bot' });
+    const tokens = await store.listTokens(accountId);
+    expect(tokens.map((token) => token.label).sort()).toEqual(['bot', 'pat']);
+    expect(tokens.find((token) => token.label === 'pat')?.id).toBe(second.token.id);
+  });
+
+  test('bad input is refused field by field, never quoting the value', async () => {
+    const attempt = store.storeApiKeyConnection({
+      accountId: 'owner@example.com',
+      service: 'myspace',
+      label: ' ',
+      value: 'secret with spaces\r\nx-injected: 1',
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    const message = await attempt.catch((error: Error) => error.message);
+    for (const field of ['accountId', 'service', 'label', 'value']) expect(message).toContain(`${field}:`);
+    expect(message).toContain('no connector named "myspace"');
+    expect(message).not.toContain('secret with spaces');
+  });
+
+  test('a vault opened with another key cannot read the credential, and says why', async () => {
+    const accountId = randomUUID();
+    await store.storeApiKeyConnection({ accountId, service: 'notion', label: 'ws', value: 'ntn_value' });
+    const connectors = resolveConnectors();
+    const right = new VaultStore({ prisma, vaultKey, connectors });
+    expect(await right.credentialFor(accountId, 'notion')).toMatchObject({
+      state: 'connected',
+      value: 'ntn_value',
+    });
+    const wrong = new VaultStore({ prisma, vaultKey: randomBytes(32), connectors });
+    const failure = wrong.credentialFor(accountId, 'notion');
+    await expect(failure).rejects.toBeInstanceOf(VaultKeyError);
+    await expect(failure).rejects.toThrow(/VAULT_ENCRYPTION_KEY/);
+  });
+
+  test('the one-call form opens the database, stores and closes', async () => {
+    const accountId = randomUUID();
+    const stored = await storeApiKeyConnection(
+      { accountId, service: 'figma', label: 'pat', value: 'figd_x' },
+      { databaseUrl: postgres.url, vaultKey },
+    );
+    expect(stored.service.name).toBe('figma');
+    expect((await store.listConnections(accountId)).map((service) => service.name)).toEqual(['figma']);
+  });
+});

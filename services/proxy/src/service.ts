@@ -1,0 +1,100 @@
+/**
+ * The proxy service as a unit that main.ts and the embedded stack both start with their own bus,
+ * logger and metrics: the database client, the vault, the introspection client (evicted by
+ * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
+ * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
+ * close() finishes in-flight calls, then stops the subjects and the introspection client, waits
+ * for last_used_at writes and disconnects the database, in that order.
+ */
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
+import { closeServer, createPrismaClient, IntrospectionClient, listen } from '@pag/kit';
+import type { ProxyConfig } from './config.ts';
+import { resolveConnectors } from './connectors/catalogue.ts';
+import { proxyDatabase } from './database.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { serveBusApi } from './handlers/mod.ts';
+import { createProxyApp } from './http/app.ts';
+import { VaultStore } from './store/vault-store.ts';
+
+export interface ProxyDeps {
+  config: ProxyConfig;
+  bus: Bus;
+  logger: Logger;
+  /** The process's metrics registry (shared by every service in embedded mode). */
+  metrics: Metrics;
+}
+
+export interface RunningProxy extends AsyncDisposable {
+  /** Internal URL of the HTTP listener (the gateway's PROXY_URL). */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+function internalUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
+  const { config, bus, logger, metrics } = deps;
+  const connectors = resolveConnectors(config.connectorBaseUrls);
+  const prisma = createPrismaClient(PrismaClient, {
+    databaseUrl: config.databaseUrl,
+    schema: proxyDatabase.schema,
+    logger,
+  });
+  const store = new VaultStore({ prisma, vaultKey: config.vaultKey, connectors, logger });
+  const server = createServer({
+    // Uploads stream through; the gateway bounds the whole request first (REQUEST_TIMEOUT_MS).
+    requestTimeout: 60_000,
+    headersTimeout: 10_000,
+    maxHeaderSize: 32 * 1024,
+  });
+  server.keepAliveTimeout = 5_000;
+  let introspection: IntrospectionClient | undefined;
+  let subscriptions: Subscription[] = [];
+  let port: number;
+  try {
+    introspection = await IntrospectionClient.create({
+      authUrl: config.authUrl,
+      clientId: config.introspection.clientId,
+      clientSecret: config.introspection.clientSecret,
+      cacheMs: config.introspection.cacheMs,
+      bus,
+      logger,
+    });
+    subscriptions = await serveBusApi({ bus, store, connectors });
+    const app = createProxyApp({
+      publicUrl: config.publicUrl,
+      introspector: introspection,
+      store,
+      connectors,
+      upstreamTimeoutMs: config.upstreamTimeoutMs,
+      bodyLimitBytes: config.bodyLimitBytes,
+      logger,
+      metrics,
+    });
+    server.on('request', app);
+    port = await listen(server, config.port, config.host);
+  } catch (error) {
+    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await introspection?.close();
+    await prisma.$disconnect();
+    throw error;
+  }
+  const url = internalUrl(config.host, port);
+  logger.info({ url, connectors: [...connectors.keys()] }, 'proxy listening');
+
+  const close = async () => {
+    await closeServer(server);
+    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await introspection?.close();
+    await store.close();
+    await prisma.$disconnect();
+  };
+  return { url, port, server, close, [Symbol.asyncDispose]: close };
+}

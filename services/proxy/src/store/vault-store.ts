@@ -1,0 +1,189 @@
+/**
+ * The proxy's data (the only module that talks to Prisma): connections and vault tokens, always
+ * read and written under the caller's account id (tenancy: it leads every key and every filter).
+ * Token values leave this module only decrypted for a forwarded call (`credentialFor`); listings
+ * select metadata columns and never the ciphertext.
+ *
+ * `touch` (last_used_at) runs without making the request wait; close() waits for the writes
+ * still running, so the database client can be disconnected after it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConnectedService, VaultTokenMetadata } from '@pag/contracts';
+import type { Logger } from '@pag/kit';
+import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { ValidApiKeyConnection } from '../domain/api-key-input.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { decryptTokenValue, encryptTokenValue } from '../vault/token-cipher.ts';
+
+/** What a forwarded call needs: the connection's state and, when usable, the decrypted value. */
+export type CredentialLookup =
+  | { state: 'missing' }
+  | { state: 'expired' | 'error' }
+  | { state: 'connected'; tokenId: string; value: string };
+
+const METADATA = {
+  id: true,
+  service: true,
+  label: true,
+  kind: true,
+  scopes: true,
+  createdAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+} as const;
+
+export interface VaultStoreOptions {
+  prisma: PrismaClient;
+  vaultKey: Buffer;
+  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  logger?: Logger;
+}
+
+export class VaultStore {
+  readonly #prisma: PrismaClient;
+  readonly #key: Buffer;
+  readonly #connectors: ReadonlyMap<string, ConnectorDefinition>;
+  readonly #logger: Logger | undefined;
+  readonly #pendingWrites = new Set<Promise<void>>();
+
+  constructor(options: VaultStoreOptions) {
+    this.#prisma = options.prisma;
+    this.#key = options.vaultKey;
+    this.#connectors = options.connectors;
+    this.#logger = options.logger;
+  }
+
+  /** The account's connections to services of the catalogue, by name. */
+  async listConnections(accountId: string): Promise<ConnectedService[]> {
+    const rows = await this.#prisma.connection.findMany({
+      where: { accountId },
+      orderBy: { service: 'asc' },
+    });
+    return rows.flatMap((row) => {
+      const connector = this.#connectors.get(row.service);
+      if (connector === undefined) return [];
+      return [
+        {
+          name: row.service,
+          displayName: connector.displayName,
+          status: row.status,
+          connectedAt: row.connectedAt.toISOString(),
+        },
+      ];
+    });
+  }
+
+  /** Names of the services the account has connected and can call now (status connected). */
+  async connectedServiceNames(accountId: string): Promise<Set<string>> {
+    const rows = await this.#prisma.connection.findMany({
+      where: { accountId, status: 'connected' },
+      select: { service: true },
+    });
+    return new Set(rows.map((row) => row.service));
+  }
+
+  /** The account's vault tokens, described; never their values. */
+  async listTokens(accountId: string): Promise<VaultTokenMetadata[]> {
+    const rows = await this.#prisma.vaultToken.findMany({
+      where: { accountId },
+      select: METADATA,
+      orderBy: [{ service: 'asc' }, { createdAt: 'asc' }],
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      service: row.service,
+      label: row.label,
+      kind: row.kind,
+      scopes: row.scopes,
+      createdAt: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    }));
+  }
+
+  /**
+   * The credential to call `service` with for this account: the newest token that has not
+   * expired. A connection whose tokens have all expired is marked expired (and reported so).
+   */
+  async credentialFor(accountId: string, service: string, now = new Date()): Promise<CredentialLookup> {
+    const connection = await this.#prisma.connection.findUnique({
+      where: { accountId_service: { accountId, service } },
+      select: { status: true },
+    });
+    if (connection === null) return { state: 'missing' };
+    if (connection.status !== 'connected') return { state: connection.status };
+    const token = await this.#prisma.vaultToken.findFirst({
+      where: { accountId, service, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      orderBy: { createdAt: 'desc' },
+      select: { id: true, encryptedValue: true },
+    });
+    if (token === null) {
+      this.#background(
+        this.#prisma.connection
+          .updateMany({ where: { accountId, service, status: 'connected' }, data: { status: 'expired' } })
+          .then(() => undefined),
+        'connection not marked expired',
+      );
+      return { state: 'expired' };
+    }
+    const value = decryptTokenValue(token.encryptedValue, this.#key, {
+      tokenId: token.id,
+      accountId,
+      service,
+    });
+    return { state: 'connected', tokenId: token.id, value };
+  }
+
+  /** Records that a token was used; the caller does not wait for it. */
+  touch(accountId: string, tokenId: string): void {
+    this.#background(
+      this.#prisma.vaultToken
+        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: new Date() } })
+        .then(() => undefined),
+      'last_used_at not recorded',
+    );
+  }
+
+  /**
+   * Connects a service with a credential the operator supplies (until the OAuth connect flow
+   * exists): the connection becomes `connected`, and the token under this label is stored, or
+   * replaced (new id, new creation time) when the label was used before.
+   */
+  async storeApiKeyConnection(
+    input: ValidApiKeyConnection,
+  ): Promise<{ service: ConnectedService; token: VaultTokenMetadata }> {
+    const { accountId, service, label, value, scopes } = input;
+    const id = randomUUID();
+    const encryptedValue = encryptTokenValue(value, this.#key, { tokenId: id, accountId, service });
+    const now = new Date();
+    await this.#prisma.$transaction(async (tx) => {
+      await tx.connection.upsert({
+        where: { accountId_service: { accountId, service } },
+        create: { accountId, service, status: 'connected', connectedAt: now },
+        update: { status: 'connected', connectedAt: now },
+      });
+      const fields = { kind: 'api_key', scopes, encryptedValue, createdAt: now, expiresAt: null } as const;
+      await tx.vaultToken.upsert({
+        where: { accountId_service_label: { accountId, service, label } },
+        create: { id, accountId, service, label, ...fields },
+        // The id changes with the value: the ciphertext is bound to it.
+        update: { id, ...fields, lastUsedAt: null },
+      });
+    });
+    const [connected] = (await this.listConnections(accountId)).filter((item) => item.name === service);
+    const token = (await this.listTokens(accountId)).find((item) => item.id === id);
+    if (connected === undefined || token === undefined) throw new Error('stored connection not found again');
+    return { service: connected, token };
+  }
+
+  /** Waits for background writes still running (before the client disconnects). */
+  async close(): Promise<void> {
+    while (this.#pendingWrites.size > 0) await Promise.allSettled([...this.#pendingWrites]);
+  }
+
+  #background(write: Promise<void>, failure: string): void {
+    const tracked = write.catch((error: unknown) => this.#logger?.warn({ err: error }, failure));
+    this.#pendingWrites.add(tracked);
+    void tracked.finally(() => this.#pendingWrites.delete(tracked));
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The proxy's Prisma schema and its SQL migrations describe the same tables (kit's schema checks
+ * against a real PostgreSQL).
+ */
+import { describeSchemaChecks } from '@pag/kit/testing';
+import { proxyDatabase } from '../src/database.ts';
+
+describeSchemaChecks({
+  service: 'proxy',
+  database: proxyDatabase,
+  schemaFile: new URL('../prisma/schema.prisma', import.meta.url),
+  breakingEdit: {
+    from: 'expiresAt      DateTime?      @map("expires_at")',
+    to: 'expiresAt      DateTime       @map("expires_at")',
+    reported: 'proxy.vault_tokens.expires_at',
+  },
+  migrations: ['20261124000000_proxy_init'],
+});

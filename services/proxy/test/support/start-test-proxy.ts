@@ -1,0 +1,79 @@
+/**
+ * A proxy service for tests that drive it from outside: a fresh PostgreSQL with the proxy's
+ * migrations, a stand-in auth service for introspection, the in-memory bus, and the service on
+ * a free loopback port. Everything stops (by its own handle) on dispose.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Env } from '@pag/kit';
+import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
+import type { TestPostgres } from '@pag/kit/testing';
+import { startTestPostgres } from '@pag/kit/testing';
+import { loadProxyConfig } from '../../src/config.ts';
+import { proxyDatabase } from '../../src/database.ts';
+import type { ProxyStore } from '../../src/operator/store-api-key.ts';
+import { openProxyStore } from '../../src/operator/store-api-key.ts';
+import type { RunningProxy } from '../../src/service.ts';
+import { startProxy } from '../../src/service.ts';
+import { FakeAuth, INTROSPECTION_CLIENT } from './fake-auth.ts';
+
+export const PUBLIC_URL = 'http://gateway.test';
+export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
+
+export interface TestProxy extends AsyncDisposable {
+  proxy: RunningProxy;
+  auth: FakeAuth;
+  bus: MemoryBus;
+  postgres: TestPostgres;
+  /** The operator's view of the same data, with the same vault key. */
+  operator: ProxyStore;
+  vaultKey: Buffer;
+}
+
+export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
+  const postgres = await startTestPostgres();
+  const auth = await FakeAuth.start();
+  const logger = createLogger({ service: 'proxy', level: 'silent' });
+  const bus = new MemoryBus({ logger });
+  const vaultKey = randomBytes(32);
+  try {
+    await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
+    const config = loadProxyConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL,
+      DATABASE_URL: postgres.url,
+      VAULT_ENCRYPTION_KEY: vaultKey.toString('base64'),
+      AUTH_URL: auth.url,
+      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      ...env,
+    });
+    const proxy = await startProxy({
+      config,
+      bus,
+      logger,
+      metrics: createMetrics({ defaultMetrics: false }),
+    });
+    const operator = openProxyStore({ databaseUrl: postgres.url, vaultKey });
+    return {
+      proxy,
+      auth,
+      bus,
+      postgres,
+      operator,
+      vaultKey,
+      [Symbol.asyncDispose]: async () => {
+        await proxy.close();
+        await operator.close();
+        await bus.close();
+        await auth[Symbol.asyncDispose]();
+        await postgres.stop();
+      },
+    };
+  } catch (error) {
+    await bus.close();
+    await auth[Symbol.asyncDispose]();
+    await postgres.stop();
+    throw error;
+  }
+}
