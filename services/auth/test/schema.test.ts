@@ -2,7 +2,7 @@
  * The auth service's Prisma schema and its SQL migrations describe the same tables (kit's schema
  * checks against a real PostgreSQL).
  */
-import { describeSchemaChecks } from '@pag/kit/testing';
+import { describeSchemaChecks } from '@pag/kit/testing/schema-checks';
 import { authDatabase } from '../src/database.ts';
 
 describeSchemaChecks({

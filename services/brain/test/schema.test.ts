@@ -2,7 +2,7 @@
  * The brain's Prisma schema and its SQL migrations describe the same tables (kit's schema checks
  * against a real PostgreSQL).
  */
-import { describeSchemaChecks } from '@pag/kit/testing';
+import { describeSchemaChecks } from '@pag/kit/testing/schema-checks';
 import { brainDatabase } from '../src/database.ts';
 
 describeSchemaChecks({

@@ -3,5 +3,3 @@ export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';
 export type { TestPostgres } from './postgres.ts';
 export { startTestPostgres } from './postgres.ts';
-export type { SchemaChecksOptions } from './schema-checks.ts';
-export { describeSchemaChecks } from './schema-checks.ts';

@@ -2,7 +2,9 @@
  * The checks every service's schema test makes, so that a Prisma schema and its SQL migrations
  * cannot drift apart: the migrations are applied to a real PostgreSQL, every model is compared
  * with its table (findSchemaDrift), an edit that breaks one model is reported, and applying the
- * migrations again changes nothing. Call it at the top level of a test file.
+ * migrations again changes nothing. Call it at the top level of a test file. Imported on its own
+ * (`@pag/kit/testing/schema-checks`): it needs jest, which the rest of kit/testing (also used by
+ * the benchmarks) must not.
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
