@@ -14,5 +14,10 @@ describeSchemaChecks({
     to: 'consumedAt DateTime  @map("consumed_at")',
     reported: 'auth.oidc_payloads.consumed_at',
   },
-  migrations: ['20261123000000_auth_init', '20261123100000_agents', '20261123120000_grant_lookup'],
+  migrations: [
+    '20261123000000_auth_init',
+    '20261123100000_agents',
+    '20261123120000_grant_lookup',
+    '20261123180000_owner_sessions',
+  ],
 });

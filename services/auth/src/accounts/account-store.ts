@@ -23,6 +23,8 @@ export interface Account {
   email: string;
   plan: Plan;
   createdAt: Date;
+  /** Dashboard sessions issued until then are over (the owner signed out); null: none ended. */
+  sessionsValidAfter: Date | null;
 }
 
 export interface CreateAccountInput {
@@ -51,10 +53,17 @@ interface AccountRow {
   plan: Plan;
   createdAt: Date;
   passwordHash: string;
+  sessionsValidAfter: Date | null;
 }
 
 function toAccount(row: AccountRow): Account {
-  return { id: row.id, email: row.email, plan: row.plan, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    email: row.email,
+    plan: row.plan,
+    createdAt: row.createdAt,
+    sessionsValidAfter: row.sessionsValidAfter,
+  };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -130,6 +139,16 @@ export class AccountStore {
       });
     }
     return toAccount(row);
+  }
+
+  /**
+   * Ends every dashboard session of the account issued until now (signing out): a copy of the
+   * session cookie taken earlier stops working too. Returns the moment sessions must be newer than.
+   */
+  async endSessions(accountId: string): Promise<Date> {
+    const now = new Date();
+    await this.#db.account.updateMany({ where: { id: accountId }, data: { sessionsValidAfter: now } });
+    return now;
   }
 
   /** Throttled sign-in for the login forms: check the lock, verify, count the outcome. */

@@ -1,6 +1,6 @@
 /**
  * Every dashboard route runs for a signed-in owner: requireOwner loads the account from the owner
- * session (a missing, expired or orphaned session goes to /login with a 303) and puts it on
+ * session (a missing, expired, signed-out or orphaned session goes to /login with a 303) and puts it on
  * ctx.state.owner, with the CSRF token for the page's forms. Every store call of a dashboard
  * route names owner.id: that is the tenancy boundary.
  */
@@ -8,7 +8,7 @@ import type { Context, Middleware } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { CookiePolicy } from '../interactions/csrf.ts';
 import { csrfToken } from '../interactions/csrf.ts';
-import { currentOwner, endOwnerSession } from '../interactions/owner-session.ts';
+import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
 import { seeOther } from '../interactions/page-security.ts';
 
 export interface OwnerState {
@@ -22,7 +22,8 @@ export interface OwnerState {
 export function requireOwner(accounts: AccountStore, cookies: CookiePolicy): Middleware {
   return async (ctx, next) => {
     const session = currentOwner(ctx);
-    const account = session ? await accounts.findById(session.accountId) : null;
+    const found = session ? await accounts.findById(session.accountId) : null;
+    const account = session && found && !sessionEnded(session, found) ? found : null;
     if (!account) {
       endOwnerSession(ctx, cookies);
       // Back here after signing in (a claim link opened while signed out keeps its code).

@@ -93,8 +93,11 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
     seeOther(ctx, next ?? AFTER_SIGN_IN);
   });
 
-  router.post('/logout', formBody, (ctx) => {
+  router.post('/logout', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
+    const session = currentOwner(ctx);
+    // Every session of this owner until now ends, copies of the cookie included.
+    if (session !== null) await accounts.endSessions(session.accountId);
     endOwnerSession(ctx, cookies);
     seeOther(ctx, '/login');
   });

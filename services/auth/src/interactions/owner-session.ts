@@ -1,11 +1,12 @@
 /**
  * The owner's dashboard session: a signed, HttpOnly, SameSite=Lax cookie (Secure when PUBLIC_URL
- * is https) holding the account id and an absolute expiry, signed with koa's app.keys
- * (COOKIE_KEYS). Separate from oidc-provider's own session, which only the OAuth flow uses.
+ * is https) holding the account id, an absolute expiry and when it was issued (ms), signed with
+ * koa's app.keys (COOKIE_KEYS). Separate from oidc-provider's own session, which only the OAuth
+ * flow uses.
  *
- * Limits a reviewer should know: the cookie is the whole session, so logging out clears it in
- * this browser but a copy taken earlier stays valid until it expires (12 h). Server-side sessions
- * would need a table; see the report of issue 3.
+ * Signing out clears the cookie here and ends every session of the owner issued until then
+ * (accounts.sessions_valid_after, checked by requireOwner with the account it loads anyway), so a
+ * copy of the cookie taken earlier stops working too (docs/adr/0020).
  */
 import type { Context } from 'koa';
 import type { CookiePolicy } from './csrf.ts';
@@ -18,11 +19,14 @@ export interface OwnerSession {
   accountId: string;
   /** When the session ends, whatever happens. */
   expiresAt: Date;
+  /** When it began: a sign-out after that ends it. */
+  issuedAt: Date;
 }
 
 export function startOwnerSession(ctx: Context, accountId: string, policy: CookiePolicy): void {
-  const expiresAt = Math.floor(Date.now() / 1000) + OWNER_SESSION_SECONDS;
-  ctx.cookies.set(OWNER_COOKIE, `${accountId}.${expiresAt}`, {
+  const issuedAt = Date.now();
+  const expiresAt = Math.floor(issuedAt / 1000) + OWNER_SESSION_SECONDS;
+  ctx.cookies.set(OWNER_COOKIE, `${accountId}.${expiresAt}.${issuedAt}`, {
     ...pageCookie(policy),
     maxAge: OWNER_SESSION_SECONDS * 1000,
   });
@@ -38,9 +42,18 @@ export function endOwnerSession(ctx: Context, policy: CookiePolicy): void {
  */
 export function currentOwner(ctx: Context): OwnerSession | null {
   const value = ctx.cookies.get(OWNER_COOKIE, { signed: true });
-  const match = value?.match(/^([0-9a-f-]{36})\.(\d{1,12})$/);
+  const match = value?.match(/^([0-9a-f-]{36})\.(\d{1,12})(?:\.(\d{1,15}))?$/);
   if (!match?.[1] || !match[2]) return null;
   const expiresAt = new Date(Number(match[2]) * 1000);
   if (expiresAt.getTime() <= Date.now()) return null;
-  return { accountId: match[1], expiresAt };
+  // A cookie made before the issue time was recorded: it began a whole session length earlier.
+  const issuedAt = new Date(
+    match[3] === undefined ? expiresAt.getTime() - OWNER_SESSION_SECONDS * 1000 : Number(match[3]),
+  );
+  return { accountId: match[1], expiresAt, issuedAt };
+}
+
+/** Whether the account ended its sessions (signed out) after this one began. */
+export function sessionEnded(session: OwnerSession, account: { sessionsValidAfter: Date | null }): boolean {
+  return account.sessionsValidAfter !== null && session.issuedAt <= account.sessionsValidAfter;
 }
