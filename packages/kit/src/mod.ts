@@ -50,6 +50,8 @@ export type {
   MigrationErrorCode,
   NotificationListener,
   PrismaClientOptions,
+  PurgeJob,
+  PurgeTask,
   SchemaDriftOptions,
   SchemaShape,
   TableShape,
@@ -66,6 +68,7 @@ export {
   PRISMA_MIGRATE_LOCK_KEY,
   runMigrateCommand,
   startEmbeddedPostgres,
+  startPurgeJob,
 } from './db/mod.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
 export { runMain } from './lifecycle/run-main.ts';

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import { closeServer, createPrismaClient, listen } from '@pag/kit';
+import { closeServer, createPrismaClient, listen, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { serveBusApi } from './api/mod.ts';
 import { createAuthApp } from './app/create-app.ts';
@@ -19,7 +19,7 @@ import { createAuthCore } from './core.ts';
 import { authDatabase } from './database.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
-import { purgeExpiredPayloads, startPurgeJob } from './store/purge-job.ts';
+import { purgeExpiredPayloads } from './store/purge-job.ts';
 import { relayRevocations } from './store/revocation-relay.ts';
 
 export interface AuthDeps {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { applyMigrations, createLogger, createPrismaClient, tokenSha256 } from '@pag/kit';
+import { applyMigrations, createLogger, createPrismaClient, startPurgeJob, tokenSha256 } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
 import type { AdapterFactory, AdapterPayload } from 'oidc-provider';
@@ -12,7 +12,7 @@ import { authDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import type { RevokedAccess } from '../src/store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from '../src/store/oidc-adapter.ts';
-import { purgeExpiredPayloads, startPurgeJob } from '../src/store/purge-job.ts';
+import { purgeExpiredPayloads } from '../src/store/purge-job.ts';
 
 let postgres: TestPostgres;
 let db: PrismaClient;

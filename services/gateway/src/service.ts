@@ -9,7 +9,7 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
-import { closeServer, createPrismaClient, IntrospectionClient, listen } from '@pag/kit';
+import { closeServer, createPrismaClient, IntrospectionClient, listen, startPurgeJob } from '@pag/kit';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { gatewayDatabase } from './database.ts';
@@ -36,6 +36,8 @@ export interface RunningGateway extends AsyncDisposable {
 
 /** How long the requests of agents without limits are counted in memory before they are written. */
 const USAGE_FLUSH_MS = 1_000;
+/** How often old daily usage counts are deleted. */
+const PURGE_INTERVAL_MS = 60 * 60_000;
 
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const { config, bus, logger, metrics } = deps;
@@ -74,6 +76,14 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     await prisma?.$disconnect();
     throw error;
   }
+  const purge =
+    usage === undefined
+      ? undefined
+      : startPurgeJob({
+          intervalMs: PURGE_INTERVAL_MS,
+          tasks: [{ name: 'usage_counters', run: () => usage.purgeOldDays() }],
+          logger,
+        });
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const introspector = introspection === undefined ? undefined : kitIntrospector(introspection);
   const app = createApp({ config: { ...config, publicUrl }, bus, logger, metrics, introspector, usage });
@@ -87,6 +97,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     await closeServer(server);
     await usageQuery?.close();
     await introspection?.close();
+    await purge?.stop();
     await usage?.close();
     await prisma?.$disconnect();
   };

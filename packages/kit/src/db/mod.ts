@@ -11,6 +11,8 @@ export type { NotificationListener } from './notifications.ts';
 export { listenForNotifications } from './notifications.ts';
 export type { DisconnectableClient, PrismaClientOptions } from './prisma.ts';
 export { createPrismaClient } from './prisma.ts';
+export type { PurgeJob, PurgeTask } from './purge-job.ts';
+export { startPurgeJob } from './purge-job.ts';
 export type { SchemaDriftOptions } from './schema-drift.ts';
 export { compareShapes, findSchemaDrift } from './schema-drift.ts';
 export type { ColumnShape, EnumShape, ForeignKeyShape, SchemaShape, TableShape } from './table-shape.ts';

@@ -1,57 +1,13 @@
 /**
- * The periodic purge: rows nobody may read any more (expired oidc-provider records, forgotten
- * login counters) are deleted every few minutes. Reads never depend on it (expired rows are
- * filtered out anyway); it only keeps the tables small.
- *
- * What it enforces: one run at a time (a slow run is not overlapped); the timer is unref'd, so it
- * never keeps a process alive; stop() clears it and waits for a run in progress.
+ * The auth service's purge task: expired oidc-provider records (kit's startPurgeJob runs it, with
+ * the login counters' own task, every few minutes).
  */
-import type { Logger } from '@pag/kit';
+import type { PurgeTask } from '@pag/kit';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-
-export interface PurgeTask {
-  name: string;
-  /** Deletes what is due; resolves to the number of rows deleted. */
-  run(): Promise<number>;
-}
-
-export interface PurgeJob {
-  /** One run now (tests, start-up); the same run a timer tick does. */
-  runOnce(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export function purgeExpiredPayloads(prisma: PrismaClient): PurgeTask {
   return {
     name: 'oidc_payloads',
     run: () => prisma.$executeRaw`DELETE FROM "auth"."oidc_payloads" WHERE expires_at <= now()`,
-  };
-}
-
-export function startPurgeJob(options: { intervalMs: number; tasks: PurgeTask[]; logger: Logger }): PurgeJob {
-  let running: Promise<void> | undefined;
-  const runOnce = (): Promise<void> => {
-    running ??= (async () => {
-      for (const task of options.tasks) {
-        try {
-          const deleted = await task.run();
-          if (deleted > 0) options.logger.debug({ task: task.name, deleted }, 'purged expired rows');
-        } catch (error) {
-          options.logger.warn({ err: error, task: task.name }, 'purge failed; next run retries');
-        }
-      }
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-  const timer = setInterval(() => void runOnce(), options.intervalMs);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
   };
 }

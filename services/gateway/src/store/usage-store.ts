@@ -67,6 +67,9 @@ const DEFAULT_MAX_BLOCK = 500;
 /** A block takes at most 1/16 of what is free: below 16 free units, one request at a time. */
 const DEFAULT_SPREAD = 16;
 
+/** How long daily counts are kept (days before today, UTC). */
+export const DAILY_RETENTION_DAYS = 35;
+
 export class UsageStore implements AsyncDisposable {
   readonly #db: PrismaClient;
   readonly #logger: Logger;
@@ -163,6 +166,18 @@ export class UsageStore implements AsyncDisposable {
         lastUsedAt: row?.last_used_at?.toISOString() ?? null,
       };
     });
+  }
+
+  /**
+   * Deletes daily counts older than DAILY_RETENTION_DAYS (nothing reads them: limits and the
+   * dashboard use today and this month). Monthly rows stay: one a month per agent, and they keep
+   * lastUsedAt true for agents that have been quiet a long time.
+   */
+  async purgeOldDays(): Promise<number> {
+    return this.#db.$executeRaw`
+      DELETE FROM "gateway"."usage_counters"
+       WHERE window_kind = 'day' AND reserved = 0
+         AND window_start < (now() AT TIME ZONE 'UTC')::date - ${DAILY_RETENTION_DAYS}::int`;
   }
 
   /** Stops the flush timer, writes what is still in memory and gives every block back. */
