@@ -45,8 +45,9 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Client addresses come from the socket only; a client's own X-Forwarded-For is not trusted.
-  app.set('trust proxy', false);
+  // The client's address: the socket's, unless TRUST_PROXY names the proxies in front of us; a
+  // client's own X-Forwarded-For is never believed (express's req.ip follows this setting).
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
   app.use(requestId);

@@ -38,3 +38,19 @@ describe('auth settings', () => {
     expect(loadGatewayConfig({ AUTH_URL: 'http://auth.internal:8081' }).databaseUrl).toBeUndefined();
   });
 });
+
+describe('TRUST_PROXY', () => {
+  test.each([
+    [undefined, false],
+    ['false', false],
+    ['1', 1],
+    ['loopback, 10.0.0.0/8', ['loopback', '10.0.0.0/8']],
+  ])('%s is %j', (value, expected) => {
+    expect(loadGatewayConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  test('something that is no address, range or name fails start-up, naming TRUST_PROXY', () => {
+    expect(() => loadGatewayConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadGatewayConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -4,7 +4,31 @@
 
 import type { Env } from '@pag/kit';
 import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+
+/**
+ * Which peers may tell the client's address in X-Forwarded-For (a load balancer or ingress in
+ * front of the gateway): unset or `false`, none (the socket's address counts); a number, that many
+ * hops; else a comma-separated list of addresses, CIDR ranges and proxy-addr's names (`loopback`,
+ * `linklocal`, `uniquelocal`), e.g. `10.0.0.0/8`.
+ */
+const TrustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): number | string[] | false => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false') return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const list = text.split(',').map((entry) => entry.trim());
+    try {
+      proxyaddr.compile(list);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `not an address, range or name: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 const GatewayEnv = z
   .object({
@@ -30,6 +54,7 @@ const GatewayEnv = z
     CONTEXT_PART_TIMEOUT_MS: envMilliseconds(2_000),
     HEADERS_TIMEOUT_MS: envMilliseconds(10_000),
     REQUEST_TIMEOUT_MS: envMilliseconds(30_000),
+    TRUST_PROXY: TrustProxy,
   })
   .refine(
     (env) => (env.INTROSPECTION_CLIENT_ID === undefined) === (env.INTROSPECTION_CLIENT_SECRET === undefined),
@@ -78,6 +103,8 @@ export interface GatewayConfig {
   headersTimeoutMs: number;
   /** A client must have sent its whole request (headers and body) within this. */
   requestTimeoutMs: number;
+  /** express's 'trust proxy': who may tell the client's address (TRUST_PROXY); false: nobody. */
+  trustProxy: number | string[] | false;
 }
 
 export function loadGatewayConfig(env: Env): GatewayConfig {
@@ -97,6 +124,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     contextPartTimeoutMs: parsed.CONTEXT_PART_TIMEOUT_MS,
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
+    trustProxy: parsed.TRUST_PROXY,
     introspection:
       parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
         ? undefined

@@ -87,6 +87,19 @@ describe('forwarding to the auth service', () => {
     expect(headers['x-request-id']).toMatch(/.+/);
   });
 
+  test('behind a proxy named in TRUST_PROXY, the client address is the one that proxy tells', async () => {
+    const behind = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url, TRUST_PROXY: 'loopback' });
+    try {
+      const response = await fetch(`${behind.url}/oauth/authorize`, {
+        headers: { 'x-forwarded-for': '198.51.100.23, 127.0.0.1' },
+      });
+      expect(response.status).toBe(200);
+      expect(lastArrival().headers['x-forwarded-for']).toBe('198.51.100.23');
+    } finally {
+      await behind[Symbol.asyncDispose]();
+    }
+  });
+
   test('request bodies pass whole and unparsed, beyond the JSON body limit', async () => {
     const body = Buffer.alloc(3 * 1024 * 1024, 'a');
     const response = await fetch(`${gateway.url}/oauth/token`, {

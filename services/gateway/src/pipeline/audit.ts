@@ -71,7 +71,7 @@ export function audit(options: AuditOptions): RequestHandler {
         clientId: identity?.clientId ?? null,
         agentId: identity?.agent?.id ?? null,
         tokenKind: identity?.tokenKind ?? null,
-        clientAddress: req.socket.remoteAddress ?? 'unknown',
+        clientAddress: state(res).clientAddress ?? req.socket.remoteAddress ?? 'unknown',
         method: req.method,
         path,
         status,

@@ -39,7 +39,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
         return forward(req, res, next);
       }
       const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
-      const headers = identityHeaders(req, requestId, identity);
+      const headers = identityHeaders(state(res));
       const reply = await requestService(options, route, route.subject, message, headers);
       res.status(route.successStatus).json(reply);
     } catch (error) {

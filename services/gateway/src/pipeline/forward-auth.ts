@@ -57,7 +57,7 @@ export function forwardAuth(options: ForwardAuthOptions): RequestHandler {
     }
     req.headers['x-forwarded-proto'] = forwardedProto;
     req.headers['x-forwarded-host'] = publicUrl.host;
-    req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    req.headers['x-forwarded-for'] = state(res).clientAddress;
     req.headers['x-request-id'] = state(res).requestId;
     proxy(req, res, next).catch(next);
   };

@@ -9,6 +9,11 @@ import type { TokenIdentity } from './authenticate.ts';
 export interface PipelineState {
   requestId: string;
   startedAt: bigint;
+  /**
+   * The client's address, read once as the request arrives (behind TRUST_PROXY, from the proxies'
+   * X-Forwarded-For, which later steps remove before forwarding).
+   */
+  clientAddress: string;
   route?: RouteDefinition;
   params?: Record<string, string>;
   /** The request body after validation against the route's schema. */

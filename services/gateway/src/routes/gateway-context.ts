@@ -111,7 +111,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     // A bearer route: authentication has run; otherwise it is a bug.
     if (identity === undefined) throw new AppError('INTERNAL_ERROR', 'No token identity on a bearer route.');
     const readable = readableParts(identity.scopes);
-    const headers = identityHeaders(req, requestId, identity);
+    const headers = identityHeaders(state(res));
     const wantsBrain = readable.has('persona') || readable.has('user') || readable.has('memory');
     const [brain, proxy] = await Promise.all([
       wantsBrain ? ask('brain', BrainSubjects.contextGet, BrainContext, headers) : undefined,
