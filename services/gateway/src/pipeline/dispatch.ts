@@ -28,7 +28,7 @@ export interface DispatchOptions {
 
 export function dispatch(options: DispatchOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const { route, params = {}, body, requestId, identity } = state(res);
+    const { route, params = {}, body } = state(res);
     if (route === undefined) return next(new AppError('ROUTE_NOT_FOUND', `No endpoint at ${req.path}.`));
     try {
       const handler = options.local.get(route.id);

@@ -106,8 +106,8 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     }
   }
 
-  return async (req: Request, res: Response) => {
-    const { identity, requestId } = state(res);
+  return async (_req: Request, res: Response) => {
+    const { identity } = state(res);
     // A bearer route: authentication has run; otherwise it is a bug.
     if (identity === undefined) throw new AppError('INTERNAL_ERROR', 'No token identity on a bearer route.');
     const readable = readableParts(identity.scopes);
