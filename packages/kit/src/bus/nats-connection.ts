@@ -29,6 +29,11 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
       maxReconnectAttempts: -1,
       // nats.js asks for the delay before every dial; it grows with the failed attempts seen below.
       reconnectDelayHandler: () => policy.backoff(attempts),
+      // Without it, nats.js builds two Error objects (with stack traces) up front for every request
+      // and JetStream publish, in case it fails: about a sixth of the gateway's CPU under load, as
+      // every answer waits for its audit event's ack (bench/profile-notes.md). Our callers turn
+      // every failure into an AppError naming the subject anyway.
+      noAsyncTraces: true,
     });
   } catch (error) {
     const where = url.replace(/\/\/[^@/]*@/, '//');
