@@ -86,21 +86,18 @@ export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void 
     }
   });
 
-  router.post('/devices/:deviceId/deny', formBody, async (ctx) => {
-    const owner = ownerOf(ctx);
-    const id = deviceIdOf(ctx);
-    postedForm(ctx);
-    await devices.deny(owner.id, id);
-    logger.info({ accountId: owner.id, deviceId: id }, 'device denied');
-    seeOther(ctx, `/dashboard/devices/${id}`);
-  });
-
-  router.post('/devices/:deviceId/revoke', formBody, async (ctx) => {
-    const owner = ownerOf(ctx);
-    const id = deviceIdOf(ctx);
-    postedForm(ctx);
-    await devices.revoke(owner.id, id);
-    logger.info({ accountId: owner.id, deviceId: id }, 'device revoked');
-    seeOther(ctx, `/dashboard/devices/${id}`);
-  });
+  // Deny (a pending device) and revoke (an approved one): both final, both back to the device's page.
+  for (const decision of ['deny', 'revoke'] as const) {
+    router.post(`/devices/:deviceId/${decision}`, formBody, async (ctx) => {
+      const owner = ownerOf(ctx);
+      const id = deviceIdOf(ctx);
+      postedForm(ctx);
+      await devices[decision](owner.id, id);
+      logger.info(
+        { accountId: owner.id, deviceId: id },
+        decision === 'deny' ? 'device denied' : 'device revoked',
+      );
+      seeOther(ctx, `/dashboard/devices/${id}`);
+    });
+  }
 }
