@@ -72,6 +72,8 @@ export {
 } from './db/mod.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
 export { runMain } from './lifecycle/run-main.ts';
+export type { RunServiceOptions, ServiceDeps, ServiceProcessConfig } from './lifecycle/run-service.ts';
+export { runService } from './lifecycle/run-service.ts';
 export type { Closer } from './lifecycle/shutdown.ts';
 export { Shutdown } from './lifecycle/shutdown.ts';
 export type { Logger, LoggerOptions } from './log/logger.ts';
