@@ -1,12 +1,15 @@
 /**
  * For the gateway's load scripts (usage-load.ts, audit-load.ts): the gateway process under load,
  * `LOAD_GATEWAY_MAIN` or this tree's main.ts (another build gives a before/after comparison), on
- * a free port, checking tokens at a fake auth service.
+ * a free port, checking tokens at a fake auth service; and the scenarios measured against it, each
+ * after a warm-up.
  */
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@pag/kit/testing';
 import type { ReadyProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
+import type { Measurement } from '../../../bench/measure.ts';
+import { measure } from '../../../bench/measure.ts';
 import { INTROSPECTION_CLIENT } from './fake-auth-service.ts';
 
 /** The entry point under load (printed with the figures). */
@@ -37,4 +40,28 @@ export async function startLoadGateway(options: {
     },
   });
   return { base: `http://127.0.0.1:${port}`, process: gateway };
+}
+
+/** A scenario: its name, the path asked, the request headers. */
+export type LoadScenario = [name: string, path: string, headers: Record<string, string>];
+
+/** Each scenario against `base`: a warm-up of up to 2 s, then `durationSeconds` measured. */
+export async function measureScenarios(
+  base: string,
+  scenarios: readonly LoadScenario[],
+  options: { connections: number; durationSeconds: number; pids: number[] },
+): Promise<Array<{ name: string; result: Measurement }>> {
+  const { connections, durationSeconds, pids } = options;
+  const measured: Array<{ name: string; result: Measurement }> = [];
+  for (const [name, path, headers] of scenarios) {
+    const load = {
+      url: `${base}${path}`,
+      headers,
+      connections,
+      verifyBody: (body: string) => body.length > 0,
+    };
+    await measure({ ...load, durationSeconds: Math.min(2, durationSeconds), pids: [] });
+    measured.push({ name, result: await measure({ ...load, durationSeconds, pids }) });
+  }
+  return measured;
 }

@@ -13,10 +13,10 @@
  */
 import { applyMigrations } from '@pag/kit';
 import { startTestPostgres } from '@pag/kit/testing';
-import { measure } from '../../../bench/measure.ts';
 import { gatewayDatabase } from '../src/database.ts';
 import { FakeAuthService } from './fake-auth-service.ts';
-import { LOAD_MAIN, LOAD_PUBLIC_URL, startLoadGateway } from './load-gateway.ts';
+import type { LoadScenario } from './load-gateway.ts';
+import { LOAD_MAIN, LOAD_PUBLIC_URL, measureScenarios, startLoadGateway } from './load-gateway.ts';
 
 const durationSeconds = Number(process.env.LOAD_DURATION ?? 10);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 50);
@@ -54,7 +54,7 @@ const loadGateway = await startLoadGateway({ databaseUrl: postgres.url, authUrl:
 await using gateway = loadGateway.process;
 const { base } = loadGateway;
 
-const scenarios: Array<[string, string, Record<string, string>]> = [
+const scenarios: LoadScenario[] = [
   ['GET /api/v1/ (discovery, no token)', '/api/v1/', {}],
   [
     'GET /api/v1/tokens/me/capabilities (no limits)',
@@ -72,15 +72,12 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
     { authorization: 'Bearer exhausted-token' },
   ],
 ];
-const rows: string[] = [];
-for (const [name, path, headers] of scenarios) {
-  const load = { url: `${base}${path}`, headers, connections, verifyBody: (body: string) => body.length > 0 };
-  await measure({ ...load, durationSeconds: Math.min(2, durationSeconds), pids: [] });
-  const r = await measure({ ...load, durationSeconds, pids: [gateway.pid] });
-  rows.push(
+const rows = (
+  await measureScenarios(base, scenarios, { connections, durationSeconds, pids: [gateway.pid] })
+).map(
+  ({ name, result: r }) =>
     `| ${name} | ${Math.round(r.requestsPerSecond)} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} / ${r.non2xx} |`,
-  );
-}
+);
 process.stdout.write(
   `${LOAD_MAIN}\n${connections} connections, ${durationSeconds} s each after a 2 s warm-up\n\n` +
     '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx |\n|---|---:|---:|---:|---:|\n' +
