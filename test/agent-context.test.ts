@@ -6,9 +6,6 @@
  * written through the API appears in it, newest first, for this owner only; the request over the
  * limit is 429 with Retry-After and the RateLimit fields.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { endpointsForScopes, GatewayContext } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
@@ -19,16 +16,13 @@ const ALICE = { email: 'alice@context.test', password: 'alice long password' };
 const BOB = { email: 'bob@context.test', password: 'bob long password here' };
 const DAILY = 6;
 
-let dataDir: string;
 let stack: StackProcess;
 let aliceToken: string;
 let bobToken: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pag-context-'));
-  await chmod(dataDir, 0o755);
-  stack = await startStackProcess({ dataDir });
-  const pag = pagCommand(() => dataDir);
+  stack = await startStackProcess();
+  const pag = pagCommand(() => stack.dataDir);
   for (const owner of [ALICE, BOB]) {
     const made = await pag('owner', 'create', '--email', owner.email, '--password', owner.password);
     expect(made.code).toBe(0);
@@ -53,7 +47,6 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await stack?.stop();
-  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
 });
 
 const call = (token: string, path: string, init: RequestInit = {}) =>

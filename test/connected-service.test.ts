@@ -5,9 +5,6 @@
  * stored by `pag connection add` from standard input. Before that the call is 409
  * SERVICE_NOT_CONNECTED; after it, the context lists the service and the answer streams back.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { GatewayContext } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
@@ -18,7 +15,6 @@ import { FakeUpstream } from '../services/proxy/test/support/fake-upstream.ts';
 const OWNER = { email: 'carol@connected.test', password: 'carol long password' };
 const KEY = 'ghp_connectedServiceTestKey0123456789';
 
-let dataDir: string;
 let stack: StackProcess;
 let github: FakeUpstream;
 let token: string;
@@ -26,10 +22,7 @@ let stdin = '';
 
 beforeAll(async () => {
   github = await FakeUpstream.start();
-  dataDir = await mkdtemp(join(tmpdir(), 'pag-connected-'));
-  await chmod(dataDir, 0o755);
   stack = await startStackProcess({
-    dataDir,
     env: { CONNECTOR_BASE_URLS: JSON.stringify({ github: github.url }) },
   });
   expect((await pag('owner', 'create', '--email', OWNER.email, '--password', OWNER.password)).code).toBe(0);
@@ -48,12 +41,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await github?.[Symbol.asyncDispose]();
-  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
 });
 
 function pag(...argv: string[]) {
   return pagCommand(
-    () => dataDir,
+    () => stack.dataDir,
     () => stdin,
   )(...argv);
 }

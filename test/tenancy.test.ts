@@ -3,9 +3,6 @@
  * nor revokes, the other's agents through the dashboard, the CLI or the API; an account made
  * afterwards starts with no agent and no token of anyone; each token acts for its own owner only.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, signUp, startStackProcess } from '@pag/testkit';
@@ -14,14 +11,11 @@ import { pagCommand } from '../packages/stack/test/support/pag.ts';
 const ALICE = { email: 'alice@tenancy.test', password: 'alice long password' };
 const BOB = { email: 'bob@tenancy.test', password: 'bob long password here' };
 
-let dataDir: string;
 let stack: StackProcess;
 let alice: Browser;
 let bob: Browser;
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'pag-tenancy-'));
-  await chmod(dataDir, 0o755);
-  stack = await startStackProcess({ dataDir });
+  stack = await startStackProcess();
   alice = new Browser(stack.url);
   bob = new Browser(stack.url);
   await signUp(alice, ALICE);
@@ -29,11 +23,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const pag = async (...argv: string[]) => {
-  const { code, out, err } = await pagCommand(() => dataDir)(...argv);
+  const { code, out, err } = await pagCommand(() => stack.dataDir)(...argv);
   return { code, lines: [...out, ...err] };
 };
 
