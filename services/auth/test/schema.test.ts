@@ -12,7 +12,7 @@ describeSchemaChecks({
   breakingEdit: {
     from: 'consumedAt DateTime? @map("consumed_at")',
     to: 'consumedAt DateTime  @map("consumed_at")',
-    reported: 'auth.oidc_payloads.consumed_at',
+    reported: 'auth.oidc_payloads.consumed_at: nullable in the database, NOT NULL in the model',
   },
   migrations: [
     '20261123000000_auth_init',

@@ -12,7 +12,7 @@ describeSchemaChecks({
   breakingEdit: {
     from: 'agentId     String?  @map("agent_id")',
     to: 'agentId     String   @map("agent_id")',
-    reported: 'brain.personas.agent_id',
+    reported: 'brain.personas.agent_id: nullable in the database, NOT NULL in the model',
   },
   migrations: ['20261124000000_brain_init'],
 });

@@ -1,45 +1,30 @@
 /**
- * The gateway's Prisma schema and its SQL migrations describe the same tables. The migrations are
- * applied to a real PostgreSQL, then every model is compared with its table (kit's schema-drift
- * check), and the generated client works against them through kit's factory.
+ * The gateway's Prisma schema and its SQL migrations describe the same tables (kit's schema checks
+ * against a real PostgreSQL), and the generated client works against them through kit's factory.
  */
-import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { applyMigrations, createPrismaClient, findSchemaDrift } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import { describe, expect, test } from '@jest/globals';
+import { createPrismaClient } from '@pag/kit';
+import { describeSchemaChecks } from '@pag/kit/testing/schema-checks';
 import { gatewayDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 
-let postgres: TestPostgres;
-let schemaText: string;
-
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  schemaText = await readFile(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
-});
-
-afterAll(async () => {
-  await postgres?.stop();
-});
-
-describe('gateway schema', () => {
-  test('every model matches the table its migrations created', async () => {
-    expect(await findSchemaDrift({ databaseUrl: postgres.url, schemaText })).toEqual([]);
-  });
-
-  test('a model that no longer matches its migration is reported', async () => {
-    const edited = schemaText.replace('@map("window_start") @db.Date', '@map("window_start")');
-    expect(edited).not.toBe(schemaText);
-    expect(await findSchemaDrift({ databaseUrl: postgres.url, schemaText: edited })).toEqual([
+const { databaseUrl } = describeSchemaChecks({
+  service: 'gateway',
+  database: gatewayDatabase,
+  schemaFile: new URL('../prisma/schema.prisma', import.meta.url),
+  breakingEdit: {
+    from: '@map("window_start") @db.Date',
+    to: '@map("window_start")',
+    reported:
       'gateway.usage_counters.window_start: type date in the database, timestamp(3) without time zone in the model',
-    ]);
-  });
+  },
+  migrations: ['20261122220000_usage_counters', '20261123130000_usage_leases'],
+});
 
+describe('gateway client', () => {
   test('the generated client counts usage in the migrated table, in its schema, and disconnects cleanly', async () => {
     const db = createPrismaClient(PrismaClient, {
-      databaseUrl: postgres.url,
+      databaseUrl: databaseUrl(),
       schema: gatewayDatabase.schema,
     });
     const key = {
@@ -64,7 +49,7 @@ describe('gateway schema', () => {
     }
 
     const observer = createPrismaClient(PrismaClient, {
-      databaseUrl: postgres.url,
+      databaseUrl: databaseUrl(),
       schema: gatewayDatabase.schema,
     });
     try {

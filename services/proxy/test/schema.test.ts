@@ -12,7 +12,7 @@ describeSchemaChecks({
   breakingEdit: {
     from: 'expiresAt      DateTime?      @map("expires_at")',
     to: 'expiresAt      DateTime       @map("expires_at")',
-    reported: 'proxy.vault_tokens.expires_at',
+    reported: 'proxy.vault_tokens.expires_at: nullable in the database, NOT NULL in the model',
   },
   migrations: ['20261124000000_proxy_init'],
 });
