@@ -61,7 +61,7 @@ export function audit(options: AuditOptions): RequestHandler {
     }
 
     const record = (status: number, bytesOut: number | null, reason: string | null): AuditEvent => {
-      const { identity, startedAt } = state(res);
+      const { identity, startedAt, clientAddress } = state(res);
       return {
         eventId: randomUUID(),
         source: 'gateway',
@@ -71,7 +71,7 @@ export function audit(options: AuditOptions): RequestHandler {
         clientId: identity?.clientId ?? null,
         agentId: identity?.agent?.id ?? null,
         tokenKind: identity?.tokenKind ?? null,
-        clientAddress: state(res).clientAddress ?? req.socket.remoteAddress ?? 'unknown',
+        clientAddress,
         method: req.method,
         path,
         status,

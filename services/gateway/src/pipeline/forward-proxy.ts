@@ -12,7 +12,6 @@
  * Upstream failures become the error body: 503 when the proxy cannot be reached, 504 when it is
  * slower than the dispatch timeout to start its answer, 502 when it breaks off.
  */
-import { MessageHeaders } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IDENTITY_HEADER_NAMES, identityHeaders } from './identity-headers.ts';
@@ -41,15 +40,15 @@ export function forwardProxy(options: ForwardProxyOptions): RequestHandler {
   });
 
   return (req: Request, res: Response, next: NextFunction) => {
-    const identifying = identityHeaders(state(res));
+    const pipeline = state(res);
     for (const name of Object.keys(req.headers)) {
       if (name.startsWith('x-forwarded-') || CLIENT_ADDRESS_HEADERS.has(name) || isIdentityHeader(name))
         delete req.headers[name];
     }
-    Object.assign(req.headers, identifying, {
+    Object.assign(req.headers, identityHeaders(pipeline), {
       'x-forwarded-proto': forwardedProto,
       'x-forwarded-host': publicUrl.host,
-      'x-forwarded-for': identifying[MessageHeaders.clientAddress],
+      'x-forwarded-for': pipeline.clientAddress,
     });
     proxy(req, res, next).catch(next);
   };
