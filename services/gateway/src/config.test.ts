@@ -54,3 +54,21 @@ describe('TRUST_PROXY', () => {
     expect(() => loadGatewayConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe('the budget of rejected tokens per address', () => {
+  test('30 in 60 s unless set', () => {
+    expect(loadGatewayConfig({}).authFailures).toEqual({ limit: 30, windowSeconds: 60 });
+    const set = loadGatewayConfig({ AUTH_FAILURES_PER_ADDRESS: '5', AUTH_FAILURE_WINDOW_SECONDS: '300' });
+    expect(set.authFailures).toEqual({ limit: 5, windowSeconds: 300 });
+  });
+
+  test('zero, fractions and windows over a day fail start-up, naming the key', () => {
+    expect(() => loadGatewayConfig({ AUTH_FAILURES_PER_ADDRESS: '0' })).toThrow(/AUTH_FAILURES_PER_ADDRESS/);
+    expect(() => loadGatewayConfig({ AUTH_FAILURES_PER_ADDRESS: '2.5' })).toThrow(
+      /AUTH_FAILURES_PER_ADDRESS/,
+    );
+    expect(() => loadGatewayConfig({ AUTH_FAILURE_WINDOW_SECONDS: '86401' })).toThrow(
+      /AUTH_FAILURE_WINDOW_SECONDS/,
+    );
+  });
+});

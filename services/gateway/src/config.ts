@@ -55,6 +55,8 @@ const GatewayEnv = z
     HEADERS_TIMEOUT_MS: envMilliseconds(10_000),
     REQUEST_TIMEOUT_MS: envMilliseconds(30_000),
     TRUST_PROXY: TrustProxy,
+    AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   })
   .refine(
     (env) => (env.INTROSPECTION_CLIENT_ID === undefined) === (env.INTROSPECTION_CLIENT_SECRET === undefined),
@@ -105,6 +107,11 @@ export interface GatewayConfig {
   requestTimeoutMs: number;
   /** express's 'trust proxy': who may tell the client's address (TRUST_PROXY); false: nobody. */
   trustProxy: number | string[] | false;
+  /**
+   * The budget of rejected tokens per client address (docs/adr/0026): at most `limit` within
+   * `windowSeconds` of the first; past it the address is refused (429) until the window ends.
+   */
+  authFailures: { limit: number; windowSeconds: number };
 }
 
 export function loadGatewayConfig(env: Env): GatewayConfig {
@@ -125,6 +132,10 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY,
+    authFailures: {
+      limit: parsed.AUTH_FAILURES_PER_ADDRESS,
+      windowSeconds: parsed.AUTH_FAILURE_WINDOW_SECONDS,
+    },
     introspection:
       parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
         ? undefined

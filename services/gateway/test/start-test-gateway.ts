@@ -13,7 +13,15 @@ export interface TestGateway extends AsyncDisposable {
   bus: MemoryBus;
 }
 
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+export interface TestGatewayOptions {
+  /** The clock of the rejected-token budget, so a test can end its window without waiting. */
+  now?: () => Date;
+}
+
+export async function startTestGateway(
+  env: Record<string, string> = {},
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
   const config = loadGatewayConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ service: 'gateway', level: 'silent' });
   const bus = new MemoryBus({ logger });
@@ -22,6 +30,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     bus,
     logger,
     metrics: createMetrics({ defaultMetrics: false }),
+    ...options,
   });
   return {
     url: `http://127.0.0.1:${gateway.port}`,
