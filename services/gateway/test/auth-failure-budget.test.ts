@@ -4,7 +4,7 @@
  * another client. Budget 3 in 60 s. Past it the address gets 429 RATE_LIMITED with Retry-After,
  * also for a right token and without any introspection, until its window ends on the gateway's
  * clock (moved by the test); other addresses are served as before. Two replicas on one database
- * together answer exactly 3 failures 401.
+ * together answer exactly 3 failures 401. Right tokens never wait for the database.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -160,3 +160,22 @@ test('without TRUST_PROXY a client cannot pick its budget with X-Forwarded-For',
     await direct[Symbol.asyncDispose]();
   }
 });
+
+test('with the database gone, right tokens are still served (no statement on their way) and wrong ones are 503', async () => {
+  await using down = await startTokenGateway(BUDGET, { now });
+  const token = `right-${randomUUID()}`;
+  down.issue(token, 'read');
+  const get = async (authorization: string) => {
+    const response = await fetch(`${down.gateway.url}${CAPABILITIES}`, {
+      headers: { authorization, 'x-forwarded-for': nextClient() },
+    });
+    const body = (await response.json()) as unknown;
+    return {
+      status: response.status,
+      code: response.status === 200 ? undefined : ErrorBody.parse(body).error.code,
+    };
+  };
+  await down.postgres.stop();
+  expect(await get(bearer(token))).toEqual({ status: 200, code: undefined });
+  expect(await get(bearer(wrongToken()))).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+}, 60_000);
