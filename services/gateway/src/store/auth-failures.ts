@@ -7,10 +7,9 @@
  * Only failures write: an upsert counts them in the address's row and returns the count, so
  * replicas together answer exactly `limit` failures 401 and every later one 429. Failures that
  * arrive while this replica's previous upsert runs wait for the next, which counts them all (one
- * statement per round trip under a flood, however many requests). Whether
- * an address is blocked is read from this replica's copy (BlockedAddresses): what its own counts
- * returned, and a refresh of the blocked rows every `refreshMs`. A request with a right token
- * therefore costs no statement. Success resets nothing. The upserts commit without waiting for
+ * statement per round trip under a flood, however many requests). Whether an address is blocked
+ * is read from this replica's copy (BlockedAddresses): what its own counts returned, and a refresh
+ * of the blocked rows every `refreshMs`. A request with a right token therefore costs no statement. Success resets nothing. The upserts commit without waiting for
  * the WAL flush (like the usage counts): a PostgreSQL crash may forget the last moment of failures.
  *
  * Times come from `now` (tests move it), not from the database, so that the window, Retry-After
