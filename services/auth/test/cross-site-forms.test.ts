@@ -115,6 +115,10 @@ describe('posts another site sends', () => {
 
   test.each([
     ['our Origin and Sec-Fetch-Site same-origin', { origin: 'ORIGIN', 'sec-fetch-site': 'same-origin' }],
+    [
+      'Origin null vouched for by Sec-Fetch-Site same-origin',
+      { origin: 'null', 'sec-fetch-site': 'same-origin' },
+    ],
     ['neither header (an old browser, curl)', {}],
   ])('%s: the form works', async (_name, given: Record<string, string>) => {
     const headers = Object.fromEntries(
