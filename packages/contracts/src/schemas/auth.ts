@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { HANDSHAKE_SCOPES } from '../scopes/scope-catalogue.ts';
-import { plainText, ResourceId, Timestamp } from './common.ts';
+import { displayName, plainText, ResourceId, Timestamp } from './common.ts';
 
 export const HANDSHAKE_STATUSES = ['pending', 'approved', 'denied'] as const;
 export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
@@ -91,7 +91,7 @@ export const DeviceRegisterRequest = z
     publicKey: z
       .union([Ed25519RawKey, Ed25519Jwk])
       .describe('The device public key: raw base64url (32 bytes) or a public JWK.'),
-    deviceName: plainText(100)
+    deviceName: displayName(100)
       .describe('Shown to the owner in the approval queue.')
       .meta({ examples: ['alice-laptop (MCP)'] }),
   })
