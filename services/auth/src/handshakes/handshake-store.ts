@@ -1,7 +1,8 @@
 /**
  * Handshakes: an agent without a token asks an owner for access; the owner approves (with the
- * requested scopes or fewer, optional limits) or denies. Approval makes an agent of kind
- * `handshake` and its token, which the owner shares with the agent out of band.
+ * requested scopes or fewer, optional limits, an expiry) or denies. Approval makes an agent of
+ * kind `handshake` and its token, which the owner shares with the agent out of band; both stop
+ * working at the expiry, by default 90 days after approval (handshake-rules.ts).
  *
  * What it enforces:
  * - assignment: with exactly one owner account the handshake is that owner's at once; otherwise it
@@ -23,11 +24,23 @@ import { claimCodeHash, claimUrl, clientAddressHash, newClaimCodeWithHash } from
 import type { CreationLimits } from './creation-limits.ts';
 import { creationRefusal, DEFAULT_CREATION_LIMITS, HOUR_SECONDS } from './creation-limits.ts';
 import type { HandshakeRecord } from './handshake-rules.ts';
-import { assertPending, effectiveStatus, grantedScopes, isHandshakeId, notFound } from './handshake-rules.ts';
+import {
+  assertPending,
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  grantedScopes,
+  isHandshakeId,
+  notFound,
+} from './handshake-rules.ts';
 
 export type { Handshake } from '../generated/prisma/client.ts';
 export type { HandshakeRecord } from './handshake-rules.ts';
-export { effectiveStatus, isHandshakeId } from './handshake-rules.ts';
+export {
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  HANDSHAKE_TOKEN_DAYS,
+  isHandshakeId,
+} from './handshake-rules.ts';
 
 export interface NewHandshake {
   agentRef: string;
@@ -48,6 +61,8 @@ export interface Approval {
   scopes?: readonly string[] | undefined;
   dailyLimit?: number | null | undefined;
   monthlyLimit?: number | null | undefined;
+  /** When the agent and its token stop working; absent: 90 days from approval. Must be in the future. */
+  expiresAt?: Date | undefined;
 }
 
 export interface ApprovedHandshake {
@@ -247,6 +262,7 @@ export class HandshakeStore {
             scopes,
             dailyLimit: approval.dailyLimit,
             monthlyLimit: approval.monthlyLimit,
+            expiresAt: approval.expiresAt ?? defaultHandshakeExpiry(now),
           });
           made.agent = agent;
           const token = await this.#agents.issueToken(agent);
