@@ -37,7 +37,7 @@ export const HandshakeCreateRequest = z
   })
   .strict()
   .describe(
-    'Asks the owner for access when the agent has no usable token. Limited per client address (10 per hour) and per agentId (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
+    'Asks the owner for access when the agent has no usable token. Limited per client address (30 per hour to one owner) and per agentId from one address (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
   );
 export type HandshakeCreateRequest = z.infer<typeof HandshakeCreateRequest>;
 

@@ -7,8 +7,9 @@
  * What it enforces:
  * - assignment: with exactly one owner account the handshake is that owner's at once; otherwise it
  *   is nobody's until an owner claims it with the claim code (stored as SHA-256 only);
- * - creation limits (creation-limits.ts), counted in PostgreSQL under an advisory lock per client
- *   address and per agentId, so concurrent creations cannot both slip under a limit;
+ * - creation limits (creation-limits.ts: per address and owner queue, per address and agentId),
+ *   counted in PostgreSQL under an advisory lock on the client address, so concurrent creations
+ *   cannot both slip under a limit;
  * - tenancy: every owner-side read and decision names the owner account; another owner's, an
  *   unassigned or an unknown handshake is "not found", and so is a claim code of another owner's;
  * - a decision is taken once: approving or denying a decided handshake is a CONFLICT, and two
@@ -87,7 +88,6 @@ const AGENT_NAME_MAX = 100;
 
 /** Advisory lock classes of creation (pg_advisory_xact_lock(class, key)): one per kind of key. */
 const LOCK_CLASS_CLIENT = 7101;
-const LOCK_CLASS_AGENT = 7102;
 
 const WITH_AGENT = { agent: { select: { status: true, expiresAt: true, scopes: true } } } as const;
 
@@ -115,9 +115,12 @@ export class HandshakeStore {
     const claim = newClaimCodeWithHash();
     const limits = this.#limits;
     const handshake = await this.#db.$transaction(async (tx) => {
-      // Held until commit: a second creation for the same address or agentId counts this one.
+      // Held until commit: a second creation from the same address counts this one (every
+      // limit is per address).
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_CLIENT}::int, hashtext(${clientHash}))`;
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_AGENT}::int, hashtext(${input.agentRef}))`;
+      const owners = await tx.account.findMany({ select: { id: true }, take: 2 });
+      // The queue it goes to: the only owner's, or (null) the pool of unclaimed requests.
+      const accountId = owners.length === 1 ? (owners[0]?.id ?? null) : null;
       const since = (seconds: number) => new Date(now.getTime() - seconds * 1000);
       const newest = async (where: object, take: number) =>
         (
@@ -128,23 +131,24 @@ export class HandshakeStore {
             select: { createdAt: true },
           })
         ).map((row) => row.createdAt);
+      const fromClientAgent = { clientHash, agentRef: input.agentRef };
       const refusal = creationRefusal(
         {
-          fromClient: await newest(
-            { clientHash, createdAt: { gt: since(HOUR_SECONDS) } },
-            limits.perClientPerHour,
+          fromClientToQueue: await newest(
+            { clientHash, accountId, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perClientPerQueuePerHour,
           ),
-          ofAgent: await newest(
-            { agentRef: input.agentRef, createdAt: { gt: since(HOUR_SECONDS) } },
-            limits.perAgentPerHour,
+          fromClientAgent: await newest(
+            { ...fromClientAgent, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perClientAgentPerHour,
           ),
-          pendingOfAgent: await newest(
+          pendingFromClientAgent: await newest(
             {
-              agentRef: input.agentRef,
+              ...fromClientAgent,
               status: 'pending',
               createdAt: { gt: since(limits.pendingCountsForSeconds) },
             },
-            limits.pendingPerAgent,
+            limits.pendingPerClientAgent,
           ),
         },
         input.agentRef,
@@ -152,11 +156,10 @@ export class HandshakeStore {
         limits,
       );
       if (refusal) throw refusal;
-      const owners = await tx.account.findMany({ select: { id: true }, take: 2 });
       return tx.handshake.create({
         data: {
           id: newId('hs'),
-          accountId: owners.length === 1 ? (owners[0]?.id ?? null) : null,
+          accountId,
           agentRef: input.agentRef,
           requestedScopes: [...input.requestedScopes],
           message: input.message,
