@@ -2,7 +2,8 @@
  * Signing out of the dashboard also ends oidc-provider's sessions of the owner: after a consent,
  * a new authorization for the same client issues a code at once; after the owner signs out (in
  * any browser) it asks for the sign-in again, in this browser and in one holding a copy of its
- * OAuth session cookie. Another owner's OAuth session is left alone.
+ * OAuth session cookie, and a consent page left open gives no code. Another owner's OAuth session
+ * is left alone.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { Browser } from '@pag/testkit';
@@ -87,4 +88,22 @@ test('after the dashboard sign-out, /oauth/authorize asks for the sign-in again,
   // The other owner's OAuth session is not touched.
   const untouched = await authorize(other);
   expect(untouched.url.searchParams.get('code')).toEqual(expect.any(String));
+});
+
+test('a consent page opened before the sign-out no longer gives the client a code', async () => {
+  const browser = new Browser(t.url);
+  const login = await authorize(browser);
+  const consent = await browser.submit(login, { email: OTHER.email, password: OTHER.password });
+  expect(consent.html).toContain('/confirm');
+
+  // Signed out elsewhere (another browser), while this consent page is open.
+  const elsewhere = new Browser(t.url);
+  const dashboard = await elsewhere.submit(await elsewhere.open('/login'), {
+    email: OTHER.email,
+    password: OTHER.password,
+  });
+  await elsewhere.submit(dashboard, {}, '/logout');
+
+  const after = await browser.submit(consent, {}, 'confirm');
+  expect(after.url.searchParams.get('code')).toBeNull();
 });
