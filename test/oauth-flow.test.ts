@@ -2,7 +2,8 @@
  * The whole OAuth 2.1 story with a real client library (openid-client), against the stack as a
  * user starts it: discovery from the base URL, dynamic registration, authorization with PKCE and
  * a resource indicator, the owner's login and consent through the HTML forms, code exchange, an
- * API call, refresh with rotation, reuse detection, revocation, and the API refusing the token.
+ * API call, refresh with rotation, reuse detection, revocation, and the API refusing the token;
+ * and signing out of the dashboard ending the OAuth session too.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
@@ -106,5 +107,47 @@ describe('OAuth 2.1 with openid-client', () => {
     const refused = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  test('after signing out of the dashboard, a consented client gets the sign-in page, not a code', async () => {
+    const browser = new Browser(stack.url);
+    const start = async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'read',
+        state,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        resource: `${stack.url}/api/v1`,
+      });
+      return { page: await browser.open(url), verifier, state };
+    };
+    const first = await start();
+    const consent = await browser.submit(first.page, { email: OWNER.email, password: OWNER.password });
+    const callback = await browser.submit(consent, {}, 'confirm');
+    await client.authorizationCodeGrant(config, callback.url, {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+    });
+    // Consented and signed in with the authorization server: the next one is a code at once.
+    const again = await start();
+    expect(again.page.url.origin).toBe('http://127.0.0.1:9');
+    const tokens = await client.authorizationCodeGrant(config, again.page.url, {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    expect(tokens.access_token).toEqual(expect.any(String));
+
+    const login = await browser.open('/login');
+    const dashboard = await browser.submit(login, { email: OWNER.email, password: OWNER.password });
+    expect(dashboard.url.pathname).toBe('/dashboard/tokens');
+    const out = await browser.submit(dashboard, {}, '/logout');
+    expect(out.url.pathname).toBe('/login');
+
+    const afterSignOut = await start();
+    expect(afterSignOut.page.url.pathname).toMatch(/^\/interaction\//);
+    expect(afterSignOut.page.html).toMatch(/name="password"/);
   });
 });

@@ -43,6 +43,10 @@ export const ErrorCatalogue = {
     status: 401,
     hint: 'The token is unknown, expired or revoked. Ask the owner for a new one through POST /api/v1/handshakes.',
   },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    hint: 'Submit the form from a page of this gateway; state-changing requests from other sites are refused.',
+  },
   INSUFFICIENT_SCOPE: {
     status: 403,
     hint: 'Ask the owner for a token that grants the scope named in the message.',

@@ -55,7 +55,16 @@ export {
   PersonaList,
   UnavailablePart,
 } from './schemas/brain.ts';
-export { isTimeZone, ServiceName, Timestamp, TimeZone, utf8Length } from './schemas/common.ts';
+export {
+  displayName,
+  isCleanName,
+  isTimeZone,
+  NAME_CHARACTERS_MESSAGE,
+  ServiceName,
+  Timestamp,
+  TimeZone,
+  utf8Length,
+} from './schemas/common.ts';
 export {
   AgentAuthBlock,
   ANONYMOUS_CREDENTIAL_TYPES,

@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId);
   app.use(observe(deps.metrics));
-  app.use(securityHeaders);
+  app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
   app.use(
     forwardAuth({
