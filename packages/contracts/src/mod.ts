@@ -72,6 +72,7 @@ export {
   AuditEvent,
   DeviceEvent,
   DispatchRequest,
+  GATEWAY_PROOF_HEADER,
   HandshakeDecidedEvent,
   MessageHeaders,
   requestIdFor,
@@ -113,7 +114,7 @@ export {
   tryParseScope,
 } from './scopes/scope-grammar.ts';
 export { expandScopes, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
-export type { AuditSource } from './subjects.ts';
+export type { AuditSource, NatsUser, SubjectRoute } from './subjects.ts';
 export {
   AUDIT_SOURCES,
   AuditStream,
@@ -122,7 +123,10 @@ export {
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
+  NATS_USERS,
+  natsInboxPrefix,
   ProxySubjects,
   QueueGroups,
+  SubjectTable,
   TriggerSubjects,
 } from './subjects.ts';
