@@ -120,6 +120,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
       publicUrl: gateway.publicUrl,
       // The auth service's internal URL: what resource servers (and the benchmarks) introspect at.
       authUrl: auth.url,
+      // The proxy's internal URL: only the gateway's signed requests are served there.
+      proxyUrl: proxy.url,
       opsPort: ops.port,
       databaseUrl,
     });
