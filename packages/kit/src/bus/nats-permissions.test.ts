@@ -65,7 +65,13 @@ describe('nats-server.conf', () => {
       { queue: QueueGroups.brain },
     );
 
+    // Nor may another service answer in the brain's place: its subscription is refused.
     const proxy = await signIn('proxy');
+    const impostor = new Collector<string>();
+    await proxy.handle(BrainSubjects.memoryCreate, () => impostor.push('answered'), {
+      queue: QueueGroups.brain,
+    });
+
     const forged = proxy.request(
       BrainSubjects.memoryCreate,
       { content: 'forged' },
@@ -74,14 +80,17 @@ describe('nats-server.conf', () => {
     await expect(forged).rejects.toThrow(/permission/i);
 
     const gateway = await signIn('gateway');
-    await expect(
-      gateway.request(
-        BrainSubjects.memoryCreate,
-        { content: 'real' },
-        { timeoutMs: 2_000, headers: { [MessageHeaders.accountId]: 'owner-account' } },
-      ),
-    ).resolves.toEqual({ stored: true });
-    expect(seen.items).toEqual(['owner-account']);
+    for (let i = 0; i < 20; i += 1) {
+      await expect(
+        gateway.request(
+          BrainSubjects.memoryCreate,
+          { content: 'real' },
+          { timeoutMs: 2_000, headers: { [MessageHeaders.accountId]: 'owner-account' } },
+        ),
+      ).resolves.toEqual({ stored: true });
+    }
+    expect(seen.items).toEqual(Array(20).fill('owner-account'));
+    expect(impostor.items).toEqual([]);
   });
 
   test('the gateway creates the audit stream and publishes to it; the audit service reads it', async () => {
