@@ -162,5 +162,6 @@ export const SubjectTable: readonly SubjectRoute[] = [
  * land under its own prefix, so no other user may subscribe to them.
  */
 export function natsInboxPrefix(user: string): string {
-  return `_INBOX.${user}`;
+  // One subject token, whatever a connection is named.
+  return `_INBOX.${user.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
