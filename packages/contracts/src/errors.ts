@@ -55,6 +55,10 @@ export const ErrorCatalogue = {
     status: 403,
     hint: 'The owner must approve this device at /dashboard/devices first.',
   },
+  GATEWAY_ONLY: {
+    status: 403,
+    hint: 'Internal services answer the gateway only; send the request to the gateway (PUBLIC_URL).',
+  },
   PLAN_REQUIRED: { status: 403, hint: 'This feature needs a Pro or Heavy plan; the owner can upgrade.' },
   SERVICE_NOT_CONNECTED: {
     status: 409,

@@ -81,6 +81,7 @@ export {
   AuditEvent,
   DeviceEvent,
   DispatchRequest,
+  GATEWAY_PROOF_HEADER,
   HandshakeDecidedEvent,
   MessageHeaders,
   requestIdFor,
@@ -122,7 +123,7 @@ export {
   tryParseScope,
 } from './scopes/scope-grammar.ts';
 export { expandScopes, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
-export type { AuditSource } from './subjects.ts';
+export type { AuditSource, NatsUser, SubjectRoute } from './subjects.ts';
 export {
   AUDIT_SOURCES,
   AuditStream,
@@ -131,7 +132,10 @@ export {
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
+  NATS_USERS,
+  natsInboxPrefix,
   ProxySubjects,
   QueueGroups,
+  SubjectTable,
   TriggerSubjects,
 } from './subjects.ts';

@@ -1,6 +1,20 @@
 // auth
-export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './auth/mod.ts';
-export { IntrospectionClient, readIntrospectionAnswer, tokenSha256 } from './auth/mod.ts';
+export type {
+  ActiveToken,
+  IntrospectionClientOptions,
+  IntrospectOptions,
+  ProofVerdict,
+  SignedRequest,
+} from './auth/mod.ts';
+export {
+  GATEWAY_SECRET_MIN_LENGTH,
+  IntrospectionClient,
+  MAX_SKEW_SECONDS,
+  readIntrospectionAnswer,
+  signGatewayRequest,
+  tokenSha256,
+  verifyGatewayRequest,
+} from './auth/mod.ts';
 export type {
   Bus,
   BusHeaders,
@@ -14,6 +28,9 @@ export type {
   EventHandler,
   MemoryBusOptions,
   NatsBusOptions,
+  NatsCredentials,
+  NatsCredentialsValues,
+  NatsPermissions,
   RequestHandler,
   RequestOptions,
   StreamDefinition,
@@ -27,11 +44,16 @@ export {
   MemoryBroker,
   MemoryBus,
   NatsBus,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  natsPermissions,
+  renderNatsServerConfig,
 } from './bus/mod.ts';
 export type { Env } from './config/parse-config.ts';
 export {
   ConfigError,
   envBoolean,
+  envGatewaySecret,
   envLogLevel,
   envMilliseconds,
   envPort,

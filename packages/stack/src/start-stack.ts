@@ -16,7 +16,7 @@ import { loadProxyConfig, startProxy } from '@pag/proxy';
 import { embeddedAuthConfig } from './auth-config.ts';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
-import { embeddedVaultKey, loadStackSecrets } from './secrets.ts';
+import { embeddedGatewaySecret, embeddedVaultKey, loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -30,7 +30,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
   const logger = createLogger({ service: 'stack', level: config.logLevel });
   const shutdown = new Shutdown(logger);
   try {
-    const ops = await startOps({ port: config.opsPort });
+    const ops = await startOps({ port: config.opsPort, host: config.host });
     shutdown.add('ops', () => ops.close());
     await mkdir(config.dataDir, { recursive: true });
     let databaseUrl = config.databaseUrl;
@@ -40,7 +40,12 @@ export async function startStack(env: Env): Promise<RunningStack> {
       databaseUrl = postgres.url;
     }
     await migrateAll(databaseUrl, logger);
-    const bus = await createBus({ natsUrl: config.natsUrl, name: 'stack', logger });
+    const bus = await createBus({
+      natsUrl: config.natsUrl,
+      natsCredentials: config.natsCredentials,
+      name: 'stack',
+      logger,
+    });
     shutdown.add('bus', () => bus.close());
     ops.health.addReadinessCheck('bus', () => {
       if (!bus.isReady()) throw new Error('bus disconnected');
@@ -72,6 +77,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const proxy = await startProxy({
       config: loadProxyConfig({
         VAULT_ENCRYPTION_KEY: embeddedVaultKey(secrets),
+        GATEWAY_SECRET: embeddedGatewaySecret(secrets),
         ...env,
         PORT: '0',
         HOST: '127.0.0.1',
@@ -89,6 +95,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
     shutdown.add('proxy', () => proxy.close());
 
     const gatewayConfig = loadGatewayConfig({
+      GATEWAY_SECRET: embeddedGatewaySecret(secrets),
       ...env,
       PORT: String(port),
       OPS_PORT: String(ops.port),
@@ -113,6 +120,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
       publicUrl: gateway.publicUrl,
       // The auth service's internal URL: what resource servers (and the benchmarks) introspect at.
       authUrl: auth.url,
+      // The proxy's internal URL: only the gateway's signed requests are served there.
+      proxyUrl: proxy.url,
       opsPort: ops.port,
       databaseUrl,
     });

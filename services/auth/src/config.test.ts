@@ -10,6 +10,7 @@ const VALID = {
   KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
   TOKEN_HASH_KEY: SECRET,
   INTROSPECTION_CLIENTS: `gateway:${SECRET},proxy:${'c'.repeat(32)}`,
+  GATEWAY_SECRET: 'g'.repeat(32),
 };
 
 function issues(env: Record<string, string | undefined>, embedded = false): string[] {
@@ -37,6 +38,7 @@ describe('auth config', () => {
       ],
       accessTokenTtlSeconds: 3600,
       refreshTokenTtlSeconds: 30 * 24 * 3600,
+      gatewaySecret: 'g'.repeat(32),
     });
     expect(config.keyEncryptionKey).toEqual(Buffer.alloc(32, 1));
   });
@@ -48,15 +50,24 @@ describe('auth config', () => {
       KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64'),
       TOKEN_HASH_KEY: 'short',
       INTROSPECTION_CLIENTS: 'gateway:short',
+      GATEWAY_SECRET: 'short',
       DATABASE_URL: undefined,
     });
     expect(found.map((issue) => issue.split(':')[0]).sort()).toEqual([
       'COOKIE_KEYS.1',
       'DATABASE_URL',
+      'GATEWAY_SECRET',
       'INTROSPECTION_CLIENTS',
       'KEY_ENCRYPTION_KEY',
       'TOKEN_HASH_KEY',
     ]);
+  });
+
+  test('GATEWAY_SECRET is required, embedded or not: the service answers only what the gateway signed', () => {
+    for (const embedded of [false, true])
+      expect(issues({ ...VALID, GATEWAY_SECRET: undefined }, embedded)).toEqual([
+        expect.stringMatching(/^GATEWAY_SECRET: /),
+      ]);
   });
 
   test('PUBLIC_URL is an origin, required outside embedded mode', () => {

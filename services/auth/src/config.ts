@@ -6,8 +6,16 @@
  * least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
  * embedded stack starts the service; every bad key is listed at once.
  */
-import type { Env } from '@pag/kit';
-import { envLogLevel, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+} from '@pag/kit';
 import { z } from 'zod';
 
 const SECRET_MIN = 32;
@@ -58,6 +66,8 @@ const AuthEnv = z.object({
   PUBLIC_URL: Origin.optional(),
   DATABASE_URL: envUrl,
   NATS_URL: z.string().optional(),
+  ...natsCredentialsEnv,
+  GATEWAY_SECRET: envGatewaySecret,
   LOG_LEVEL: envLogLevel,
   COOKIE_KEYS: CookieKeys,
   KEY_ENCRYPTION_KEY: KeyEncryptionKey,
@@ -87,6 +97,15 @@ export interface AuthConfig {
   publicUrl: string | undefined;
   databaseUrl: string;
   natsUrl: string | undefined;
+  /** The auth service's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /**
+   * The key of the gateway's proof (GATEWAY_SECRET): every path but introspection answers only
+   * requests the gateway signed, and X-Forwarded-For is believed only from them (app/gateway-only.ts).
+   * Required in the environment; undefined only for a service started in-process with no gateway
+   * in front (its own tests): then no proof is asked and no X-Forwarded-For believed.
+   */
+  gatewaySecret: string | undefined;
   logLevel: string;
   /** Sign oidc-provider's and our own cookies; the first signs, all verify (rotation). */
   cookieKeys: string[];
@@ -122,6 +141,8 @@ export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): A
     publicUrl: parsed.PUBLIC_URL === undefined ? undefined : new URL(parsed.PUBLIC_URL).origin,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     logLevel: parsed.LOG_LEVEL,
     cookieKeys: parsed.COOKIE_KEYS,
     keyEncryptionKey: parsed.KEY_ENCRYPTION_KEY,

@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
       publicUrl: config.publicUrl,
       authUrl: config.authUrl,
       timeoutMs: config.dispatchTimeoutMs,
+      gatewaySecret: config.gatewaySecret,
       logger: deps.logger,
     }),
   );
@@ -79,8 +80,12 @@ export function createApp(deps: AppDeps): Express {
   );
   const forward = new Map<string, RequestHandler>();
   if (config.proxyUrl !== undefined) {
-    const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs } = config;
-    forward.set('proxy', forwardProxy({ publicUrl, proxyUrl, timeoutMs, logger: deps.logger }));
+    const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs, gatewaySecret } = config;
+    if (gatewaySecret === undefined) throw new Error('GATEWAY_SECRET is required with PROXY_URL');
+    forward.set(
+      'proxy',
+      forwardProxy({ publicUrl, proxyUrl, timeoutMs, gatewaySecret, logger: deps.logger }),
+    );
   }
   app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local, forward }));
   app.use(errorHandler(deps.logger, config.publicUrl));

@@ -2,10 +2,13 @@ import { describe, expect, test } from '@jest/globals';
 import { ConfigError } from '@pag/kit';
 import { loadGatewayConfig } from './config.ts';
 
+const GATEWAY_SECRET = 'a-gateway-secret-of-32-characters-or-more';
+
 describe('auth settings', () => {
   test('AUTH_URL and the introspection client are read, the trailing slash dropped', () => {
     const config = loadGatewayConfig({
       AUTH_URL: 'http://auth.internal:8081/',
+      GATEWAY_SECRET,
       DATABASE_URL: 'postgres://gateway@db.internal/pag',
       INTROSPECTION_CLIENT_ID: 'gateway',
       INTROSPECTION_CLIENT_SECRET: 'secret',
@@ -31,11 +34,27 @@ describe('auth settings', () => {
   test('checking tokens without a database to count requests in fails start-up, naming DATABASE_URL', () => {
     const env = {
       AUTH_URL: 'http://auth.internal:8081',
+      GATEWAY_SECRET,
       INTROSPECTION_CLIENT_ID: 'gw',
       INTROSPECTION_CLIENT_SECRET: 's',
     };
     expect(() => loadGatewayConfig(env)).toThrow(/DATABASE_URL: required with INTROSPECTION_CLIENT_ID/);
-    expect(loadGatewayConfig({ AUTH_URL: 'http://auth.internal:8081' }).databaseUrl).toBeUndefined();
+    expect(
+      loadGatewayConfig({ AUTH_URL: 'http://auth.internal:8081', GATEWAY_SECRET }).databaseUrl,
+    ).toBeUndefined();
+  });
+
+  test('forwarding to the auth or proxy service needs GATEWAY_SECRET, the key of what it signs', () => {
+    for (const env of [
+      { AUTH_URL: 'http://auth.internal:8081' },
+      { PROXY_URL: 'http://proxy.internal:8082' },
+    ]) {
+      expect(() => loadGatewayConfig(env)).toThrow(/GATEWAY_SECRET: required with AUTH_URL or PROXY_URL/);
+      expect(() => loadGatewayConfig({ ...env, GATEWAY_SECRET: 'short' })).toThrow(
+        /GATEWAY_SECRET: must be at least 32 characters/,
+      );
+      expect(loadGatewayConfig({ ...env, GATEWAY_SECRET }).gatewaySecret).toBe(GATEWAY_SECRET);
+    }
   });
 });
 

@@ -2,8 +2,17 @@
  * The gateway's configuration: the only reader of the environment, parsed once at start-up.
  */
 
-import type { Env } from '@pag/kit';
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+} from '@pag/kit';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
@@ -37,6 +46,8 @@ const GatewayEnv = z
     HOST: z.string().default('0.0.0.0'),
     PUBLIC_URL: envUrl.optional(),
     NATS_URL: z.string().optional(),
+    ...natsCredentialsEnv,
+    GATEWAY_SECRET: envGatewaySecret.optional(),
     DATABASE_URL: envUrl.optional(),
     LOG_LEVEL: envLogLevel,
     BODY_LIMIT_BYTES: z.coerce
@@ -70,6 +81,15 @@ const GatewayEnv = z
     message: 'must not exceed REQUEST_TIMEOUT_MS',
     path: ['HEADERS_TIMEOUT_MS'],
   })
+  // The auth and proxy services answer only what the gateway signed.
+  .refine(
+    (env) => (env.AUTH_URL === undefined && env.PROXY_URL === undefined) || env.GATEWAY_SECRET !== undefined,
+    {
+      message:
+        'required with AUTH_URL or PROXY_URL: the gateway signs what it forwards with it (the same value as the auth and proxy services)',
+      path: ['GATEWAY_SECRET'],
+    },
+  )
   // A gateway that accepts tokens counts every agent's requests against its limits, in its database.
   .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.DATABASE_URL !== undefined, {
     message:
@@ -88,6 +108,10 @@ export interface GatewayConfig {
    */
   publicUrl: string | undefined;
   natsUrl: string | undefined;
+  /** The gateway's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /** Signs what the gateway forwards to the auth and proxy services; set whenever either is. */
+  gatewaySecret: string | undefined;
   /** The usage counters' database; required when tokens are checked (introspection is configured). */
   databaseUrl: string | undefined;
   logLevel: string;
@@ -122,6 +146,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     host: parsed.HOST,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     databaseUrl: parsed.DATABASE_URL,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
 import { createLogger, createMetrics, MemoryBus } from '@pag/kit';
-import { freePort } from '@pag/kit/testing';
+import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { loadGatewayConfig } from '../src/config.ts';
 import type { RunningGateway } from '../src/service.ts';
 import { startGateway } from '../src/service.ts';
@@ -166,6 +166,7 @@ describe('secrets are never echoed', () => {
       HOST: '127.0.0.1',
       PUBLIC_URL,
       AUTH_URL: authUrl,
+      GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       DATABASE_URL: stack.postgres.url,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,

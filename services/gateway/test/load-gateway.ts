@@ -5,7 +5,7 @@
  * after a warm-up.
  */
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@pag/kit/testing';
+import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import type { ReadyProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
 import type { Measurement } from '../../../bench/measure.ts';
@@ -34,6 +34,7 @@ export async function startLoadGateway(options: {
       PUBLIC_URL: LOAD_PUBLIC_URL,
       DATABASE_URL: options.databaseUrl,
       AUTH_URL: options.authUrl,
+      GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
       ...(options.natsUrl !== undefined && { NATS_URL: options.natsUrl }),

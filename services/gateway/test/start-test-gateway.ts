@@ -2,6 +2,7 @@
  * A gateway on a free loopback port with an in-memory bus, for tests that drive it over HTTP.
  */
 import { createLogger, createMetrics, MemoryBus } from '@pag/kit';
+import { TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { loadGatewayConfig } from '../src/config.ts';
 import { startGateway } from '../src/service.ts';
 
@@ -22,7 +23,13 @@ export async function startTestGateway(
   env: Record<string, string> = {},
   options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
-  const config = loadGatewayConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const config = loadGatewayConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    GATEWAY_SECRET: TEST_GATEWAY_SECRET,
+    ...env,
+  });
   const logger = createLogger({ service: 'gateway', level: 'silent' });
   const bus = new MemoryBus({ logger });
   const gateway = await startGateway({

@@ -6,8 +6,17 @@
  * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
  * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
  */
-import type { Env } from '@pag/kit';
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+} from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
 
@@ -56,6 +65,8 @@ const ProxyEnv = z.object({
   PUBLIC_URL: Origin,
   DATABASE_URL: envUrl,
   NATS_URL: z.string().optional(),
+  ...natsCredentialsEnv,
+  GATEWAY_SECRET: envGatewaySecret,
   LOG_LEVEL: envLogLevel,
   VAULT_ENCRYPTION_KEY: VaultKey,
   AUTH_URL: envUrl,
@@ -82,6 +93,10 @@ export interface ProxyConfig {
   publicUrl: string;
   databaseUrl: string;
   natsUrl: string | undefined;
+  /** The proxy's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /** Requests must carry the gateway's proof under this key (GATEWAY_SECRET; kit's gateway-proof.ts). */
+  gatewaySecret: string;
   logLevel: string;
   /** 32 bytes; encrypts vault token values (AES-256-GCM). */
   vaultKey: Buffer;
@@ -114,6 +129,8 @@ export function loadProxyConfig(env: Env): ProxyConfig {
     publicUrl: new URL(parsed.PUBLIC_URL).origin,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     logLevel: parsed.LOG_LEVEL,
     vaultKey: parsed.VAULT_ENCRYPTION_KEY,
     authUrl: parsed.AUTH_URL.replace(/\/+$/, ''),

@@ -70,6 +70,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     subscriptions = await serveBusApi({ bus, store, connectors });
     const app = createProxyApp({
       publicUrl: config.publicUrl,
+      gatewaySecret: config.gatewaySecret,
       introspector: introspection,
       store,
       connectors,

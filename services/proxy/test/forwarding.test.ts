@@ -11,8 +11,8 @@ import type { IncomingMessage } from 'node:http';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
-import { createPrismaClient } from '@pag/kit';
-import { freePort } from '@pag/kit/testing';
+import { createPrismaClient, MAX_SKEW_SECONDS, signGatewayRequest } from '@pag/kit';
+import { freePort, gatewayHeaders, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import type { Arrival } from './support/fake-upstream.ts';
@@ -135,7 +135,9 @@ describe('a connected service', () => {
 
   test('a large answer streams back: its head and first bytes arrive while the service still sends', async () => {
     upstream.release = Promise.withResolvers<void>();
-    const req = request(url('/api/v1/services/github/hold'), { headers: bearer('full-token') });
+    const req = request(url('/api/v1/services/github/hold'), {
+      headers: { ...bearer('full-token'), ...gatewayHeaders('GET', '/api/v1/services/github/hold') },
+    });
     req.end();
     const [res] = (await once(req, 'response')) as [IncomingMessage];
     expect(res.statusCode).toBe(200);
@@ -159,7 +161,11 @@ describe('a connected service', () => {
   test('a large POST body streams up: the service reads its first chunk before the client sent the rest', async () => {
     const req = request(url('/api/v1/services/github/repos/octo/upload'), {
       method: 'POST',
-      headers: { ...bearer('full-token'), 'content-type': 'application/octet-stream' },
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/upload'),
+        'content-type': 'application/octet-stream',
+      },
     });
     req.write(Buffer.alloc(MiB, 1));
     expect(await upstream.firstChunk.promise).toBeGreaterThan(0);
@@ -284,7 +290,11 @@ describe('refusals', () => {
     const before = upstream.arrivals.length;
     const req = request(url('/api/v1/services/github/repos/octo/upload'), {
       method: 'POST',
-      headers: { ...bearer('full-token'), 'content-length': String(BODY_LIMIT + 1) },
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/upload'),
+        'content-length': String(BODY_LIMIT + 1),
+      },
     });
     req.on('error', () => {});
     req.flushHeaders();
@@ -302,7 +312,10 @@ describe('refusals', () => {
   test('a streamed body that grows over BODY_LIMIT_BYTES is cut off with 413', async () => {
     const req = request(url('/api/v1/services/github/repos/octo/big'), {
       method: 'POST',
-      headers: bearer('full-token'),
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/big'),
+      },
     });
     req.on('error', () => {});
     const response = once(req, 'response') as Promise<[IncomingMessage]>;
@@ -345,5 +358,60 @@ describe('upstream failures', () => {
     upstream.release.resolve();
     expect(error.message).toBe('Slack did not start its answer within 300 ms.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('the gateway is the only way in', () => {
+  const USER = '/api/v1/services/github/user';
+
+  test('a request straight at the proxy port without the gateway proof: 403 GATEWAY_ONLY, nothing goes upstream', async () => {
+    const before = upstream.arrivals.length;
+    for (let i = 0; i < 3; i += 1) {
+      const error = await expectError(
+        await httpCall(url(USER), { headers: bearer('full-token'), direct: true }),
+        403,
+        'GATEWAY_ONLY',
+      );
+      expect(error.message).toContain('missing');
+    }
+    expect(upstream.arrivals.length).toBe(before);
+  });
+
+  test('a captured proof is worth nothing on another path or method, with another request id, or when stale', async () => {
+    const before = upstream.arrivals.length;
+    const captured = gatewayHeaders('GET', USER, { requestId: 'req-captured' });
+    const replays = [
+      { path: '/api/v1/services/github/repos/octo/x', method: 'GET', headers: captured },
+      { path: USER, method: 'DELETE', headers: captured },
+      { path: USER, method: 'GET', headers: { ...captured, 'x-request-id': 'req-other' } },
+      {
+        path: USER,
+        method: 'GET',
+        headers: {
+          'x-request-id': 'req-old',
+          'pag-gateway-proof': signGatewayRequest(
+            TEST_GATEWAY_SECRET,
+            { method: 'GET', path: USER, requestId: 'req-old' },
+            Date.now() - (MAX_SKEW_SECONDS + 5) * 1000,
+          ),
+        },
+      },
+      {
+        path: USER,
+        method: 'GET',
+        headers: gatewayHeaders('GET', USER, { secret: 'another-deployment-secret-0123456789ab' }),
+      },
+    ];
+    for (const { path, method, headers } of replays) {
+      await expectError(
+        await httpCall(url(path), { method, headers: { ...bearer('full-token'), ...headers }, direct: true }),
+        403,
+        'GATEWAY_ONLY',
+      );
+    }
+    expect(upstream.arrivals.length).toBe(before);
+    // The same call signed for what it is goes through.
+    expect((await httpCall(url(USER), { headers: bearer('full-token') })).status).toBe(201);
+    expect(upstream.arrivals.length).toBe(before + 1);
   });
 });

@@ -1,3 +1,10 @@
+export type { ProofVerdict, SignedRequest } from './gateway-proof.ts';
+export {
+  GATEWAY_SECRET_MIN_LENGTH,
+  MAX_SKEW_SECONDS,
+  signGatewayRequest,
+  verifyGatewayRequest,
+} from './gateway-proof.ts';
 export { IntrospectionClient } from './introspection-client.ts';
 export { readIntrospectionAnswer } from './introspection-response.ts';
 export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';

@@ -49,6 +49,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     tokenReadCacheMs: 1_000,
+    // No gateway in front: requests come straight from the tests (app/gateway-only.ts).
+    gatewaySecret: undefined,
     ...overrides,
   };
 }

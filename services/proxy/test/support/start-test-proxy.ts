@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Env } from '@pag/kit';
 import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import { startTestPostgres, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { loadProxyConfig } from '../../src/config.ts';
 import { proxyDatabase } from '../../src/database.ts';
 import type { ProxyStore } from '../../src/operator/store-api-key.ts';
@@ -46,6 +46,7 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       AUTH_URL: auth.url,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       ...env,
     });
     const proxy = await startProxy({
