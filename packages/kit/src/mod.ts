@@ -1,6 +1,14 @@
 // auth
-export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './auth/mod.ts';
-export { IntrospectionClient, readIntrospectionAnswer, tokenSha256 } from './auth/mod.ts';
+export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions, TokenShape } from './auth/mod.ts';
+export {
+  IntrospectionClient,
+  legacyHeaderValue,
+  readIntrospectionAnswer,
+  readLegacyHeader,
+  TOKEN_TAG_KEY_MIN,
+  TokenTags,
+  tokenSha256,
+} from './auth/mod.ts';
 export type {
   Bus,
   BusHeaders,
