@@ -12,7 +12,11 @@ import type { NatsServer, TestPostgres } from '../../packages/kit/src/testing/mo
 import { startNatsServer, startTestPostgres } from '../../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../../services/auth/src/mod.ts';
 import { authDatabase, startAuth } from '../../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../../services/auth/test/support/start-test-auth.ts';
+import {
+  RESOURCE_SERVER,
+  TOKEN_TAG_KEY,
+  testConfig,
+} from '../../services/auth/test/support/start-test-auth.ts';
 import type { RunningGateway } from '../../services/gateway/src/mod.ts';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '../../services/gateway/src/mod.ts';
 
@@ -71,6 +75,7 @@ export function gatewayEnv(env: AuthOnNats, publicUrl: string): Record<string, s
     AUTH_URL: env.auth.url,
     INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
     INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
+    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   };
 }
 

@@ -7,6 +7,7 @@ import type { AuthConfig } from '@pag/auth';
 import { loadAuthConfig } from '@pag/auth';
 import type { Env } from '@pag/kit';
 import type { StackSecrets } from './secrets.ts';
+import { embeddedTokenTagKey } from './secrets.ts';
 
 export function embeddedAuthConfig(
   env: Env,
@@ -18,6 +19,7 @@ export function embeddedAuthConfig(
       COOKIE_KEYS: secrets.cookieKeys.join(','),
       KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
       TOKEN_HASH_KEY: secrets.tokenHashKey,
+      TOKEN_TAG_KEYS: embeddedTokenTagKey(secrets),
       ...env,
       PORT: '0',
       HOST: '127.0.0.1',

@@ -4,6 +4,7 @@
  * same core on the same database, so a token the CLI mints is the service's own kind of token.
  */
 import type { Logger } from '@pag/kit';
+import { TokenTags } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { AccountStore } from './accounts/mod.ts';
 import { agentClaims } from './agents/agent-claims.ts';
@@ -15,6 +16,7 @@ import { loadSigningKeys } from './keys/signing-keys.ts';
 import { createProvider } from './provider/create-provider.ts';
 import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
+import { tagTokenIds } from './provider/token-ids.ts';
 import { accountLookup } from './store/account-lookup.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
@@ -30,6 +32,8 @@ export interface AuthCore {
   readonly accounts: AccountStore;
   readonly agents: AgentStore;
   readonly signingKeyIds: string[];
+  /** Until when tokens without our prefix are looked up; null: never (docs/adr/0025). */
+  readonly legacyTokensUntil: Date | null;
   /**
    * Drops what introspection keeps about tokens another replica (or an operator command) revoked,
    * as TokenRevokedEvent tells; this replica's own revocations do it themselves.
@@ -60,11 +64,15 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     await options.onAccessTokensRevoked(revoked);
   };
   const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
+  const tokenTags = new TokenTags(config.tokenTagKeys);
+  const legacyTokensUntil = await legacyCutOver(prisma, config.legacyTokensUntil);
   const adapter = createOidcAdapterFactory({
     prisma,
     tokenHashKey: config.tokenHashKey,
     onAccessTokensRevoked,
     recentTokens,
+    tokenTags,
+    legacyUntil: legacyTokensUntil,
   });
   const configuration = providerConfiguration({
     config,
@@ -75,6 +83,9 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     findAccount: accountLookup(prisma),
   });
   const provider = createProvider(publicUrl, configuration, logger);
+  tagTokenIds(provider, tokenTags);
+  if (legacyTokensUntil !== null && legacyTokensUntil.getTime() > Date.now())
+    logger.info({ legacyTokensUntil }, 'tokens issued before the pag_ prefix are accepted until then');
   const agents = new AgentStore({
     prisma,
     provider,
@@ -92,9 +103,20 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     accounts: new AccountStore(prisma),
     agents,
     signingKeyIds: jwks.keys.map((key) => key.kid),
+    legacyTokensUntil,
     forgetRevoked: (revoked) => {
       claims.forget(revoked.accountId, revoked.clientId);
       recentTokens.forgetRevoked(revoked);
     },
   };
+}
+
+/** LEGACY_TOKENS_UNTIL when set, else what the token_format migration recorded. */
+async function legacyCutOver(
+  prisma: PrismaClient,
+  configured: Date | null | undefined,
+): Promise<Date | null> {
+  if (configured !== undefined) return configured;
+  const row = await prisma.tokenFormat.findUnique({ where: { id: 1 } });
+  return row?.legacyUntil ?? null;
 }

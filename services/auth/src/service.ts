@@ -106,6 +106,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       publicUrl,
       cookieKeys: config.cookieKeys,
       introspectionClients: config.introspectionClients,
+      legacyTokensUntil: core.legacyTokensUntil,
       pageRouters: pages.routers,
       logger,
       metrics,

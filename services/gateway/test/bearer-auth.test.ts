@@ -5,7 +5,7 @@ import { applyMigrations, tokenSha256 } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { freePort, startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -14,6 +14,7 @@ const AUDIENCE = `${PUBLIC_URL}/api/v1`;
 const METADATA = `resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1"`;
 const introspectionEnv = {
   INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+  TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
 };
 

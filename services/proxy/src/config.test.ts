@@ -10,6 +10,7 @@ const base = {
   AUTH_URL: 'http://auth.internal:8081',
   INTROSPECTION_CLIENT_ID: 'proxy',
   INTROSPECTION_CLIENT_SECRET: 'a-secret',
+  TOKEN_TAG_KEYS: 'k'.repeat(32),
 };
 
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -62,6 +63,7 @@ describe('proxy config', () => {
         'AUTH_URL',
         'INTROSPECTION_CLIENT_ID',
         'INTROSPECTION_CLIENT_SECRET',
+        'TOKEN_TAG_KEYS',
         'CONNECTOR_BASE_URLS.myspace',
         'CONNECTOR_BASE_URLS.github',
       ]),

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { TOKEN_KIND_CODES, TOKEN_PATTERN } from '@pag/contracts';
 import type { IssuedTokenKind } from '@pag/contracts';
+import { TOKEN_KIND_CODES, TOKEN_PATTERN } from '@pag/contracts';
 import { TokenTags } from './token-tags.ts';
 
 const KEY = 'a-token-tag-key-of-at-least-32-characters';
@@ -33,7 +33,8 @@ describe('token tags', () => {
 
   test('a flipped character anywhere, a cut or an unknown kind is forged', () => {
     const token = tags.mint('dashboard');
-    for (const index of [7, 20, 49, 50, 60, -2, -1]) expect(tags.read(flip(token, index)).shape).toBe('forged');
+    for (const index of [7, 20, 49, 50, 60, -2, -1])
+      expect(tags.read(flip(token, index)).shape).toBe('forged');
     expect(tags.read(token.slice(0, -1)).shape).toBe('forged');
     expect(tags.read(`${token}A`).shape).toBe('forged');
     expect(tags.read(token.replace('pag_dt_', 'pag_zz_')).shape).toBe('forged');

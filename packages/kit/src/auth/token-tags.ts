@@ -63,7 +63,8 @@ export class TokenTags {
     // 22 base64url characters carry 132 bits: the last 4 must be zero, or two texts would be one tag.
     if (presented.length !== TAG_BYTES || presented.toString('base64url') !== token.slice(-TOKEN_TAG_LENGTH))
       return FORGED;
-    for (const key of this.#keys) if (timingSafeEqual(tagOf(key, head), presented)) return { shape: 'tagged', kind };
+    for (const key of this.#keys)
+      if (timingSafeEqual(tagOf(key, head), presented)) return { shape: 'tagged', kind };
     return FORGED;
   }
 }

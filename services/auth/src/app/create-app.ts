@@ -22,6 +22,8 @@ export interface AuthAppOptions {
   publicUrl: string;
   cookieKeys: string[];
   introspectionClients: IntrospectionClient[];
+  /** Until when tokens without our prefix are looked up (told to resource servers); null: never. */
+  legacyTokensUntil: Date | null;
   pageRouters: Router[];
   logger: Logger;
   metrics: Metrics;
@@ -38,7 +40,9 @@ export function createAuthApp(options: AuthAppOptions): Koa {
   app.use(pinPublicOrigin(publicUrl));
   for (const router of options.pageRouters) app.use(router.routes()).use(router.allowedMethods());
   app.use(createDiscoveryRouter(publicUrl).routes());
-  app.use(introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients));
+  app.use(
+    introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients, options.legacyTokensUntil),
+  );
   const oidc = provider.callback();
   app.use((ctx) => {
     // oidc-provider answers on the raw request/response, as its own koa app.
