@@ -8,7 +8,8 @@
  * constant time. Anything without the prefix is a legacy token (issued before the prefix existed):
  * the caller decides whether those are still looked up (legacy-tokens.ts).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IssuedTokenKind } from '@pag/contracts';
 import { TOKEN_KIND_CODES, TOKEN_RANDOM_LENGTH, TOKEN_TAG_LENGTH } from '@pag/contracts';
 
@@ -35,20 +36,21 @@ const FORGED: TokenShape = { shape: 'forged' };
 const LEGACY: TokenShape = { shape: 'legacy' };
 
 export class TokenTags {
-  readonly #keys: readonly Buffer[];
+  /** KeyObjects: an HMAC keyed by one costs a quarter of one keyed by a Buffer (no key import per call). */
+  readonly #keys: readonly KeyObject[];
 
   /** `keys[0]` tags new tokens; every key verifies (add a new key first, drop the old one later). */
   constructor(keys: readonly string[]) {
     if (keys.length === 0) throw new Error('TokenTags needs at least one key');
     if (keys.some((key) => key.length < TOKEN_TAG_KEY_MIN))
       throw new Error(`each token tag key must have at least ${TOKEN_TAG_KEY_MIN} characters`);
-    this.#keys = keys.map((key) => Buffer.from(key, 'utf8'));
+    this.#keys = keys.map((key) => createSecretKey(Buffer.from(key, 'utf8')));
   }
 
   /** A new token of this kind: prefix, 256 random bits, and its tag under the first key. */
   mint(kind: IssuedTokenKind): string {
     const head = `${PREFIX}${TOKEN_KIND_CODES[kind]}_${randomBytes(RANDOM_BYTES).toString('base64url')}`;
-    return `${head}${tagOf(this.#keys[0] as Buffer, head).toString('base64url')}`;
+    return `${head}${tagOf(this.#keys[0] as KeyObject, head).toString('base64url')}`;
   }
 
   /** What `token` is, from its text alone (no lookup). */
@@ -69,6 +71,6 @@ export class TokenTags {
   }
 }
 
-function tagOf(key: Buffer, head: string): Buffer {
+function tagOf(key: KeyObject, head: string): Buffer {
   return createHmac('sha256', key).update(head, 'utf8').digest().subarray(0, TAG_BYTES);
 }
