@@ -118,7 +118,7 @@ export interface AuthConfig {
   tokenTagKeys: string[];
   /**
    * Until when tokens without our prefix (issued before it existed) are looked up; null: never.
-   * Undefined: the moment the token_format migration recorded (when the last of them expires).
+   * Undefined: when the last stored one expires (store/legacy-cut-over.ts).
    */
   legacyTokensUntil: Date | null | undefined;
   introspectionClients: IntrospectionClient[];

@@ -18,6 +18,7 @@ import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
 import { tagTokenIds } from './provider/token-ids.ts';
 import { accountLookup } from './store/account-lookup.ts';
+import { LegacyCutOver } from './store/legacy-cut-over.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
 import { RecentTokens } from './store/recent-tokens.ts';
@@ -32,8 +33,8 @@ export interface AuthCore {
   readonly accounts: AccountStore;
   readonly agents: AgentStore;
   readonly signingKeyIds: string[];
-  /** Until when tokens without our prefix are looked up; null: never (docs/adr/0025). */
-  readonly legacyTokensUntil: Date | null;
+  /** Until when tokens without our prefix are looked up (docs/adr/0025); refresh() it now and then. */
+  readonly legacyTokens: LegacyCutOver;
   /**
    * Drops what introspection keeps about tokens another replica (or an operator command) revoked,
    * as TokenRevokedEvent tells; this replica's own revocations do it themselves.
@@ -65,14 +66,14 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
   };
   const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
   const tokenTags = new TokenTags(config.tokenTagKeys);
-  const legacyTokensUntil = await legacyCutOver(prisma, config.legacyTokensUntil);
+  const legacyTokens = await LegacyCutOver.load(prisma, config.legacyTokensUntil);
   const adapter = createOidcAdapterFactory({
     prisma,
     tokenHashKey: config.tokenHashKey,
     onAccessTokensRevoked,
     recentTokens,
     tokenTags,
-    legacyUntil: legacyTokensUntil,
+    legacy: legacyTokens,
   });
   const configuration = providerConfiguration({
     config,
@@ -84,8 +85,11 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
   });
   const provider = createProvider(publicUrl, configuration, logger);
   tagTokenIds(provider, tokenTags);
-  if (legacyTokensUntil !== null && legacyTokensUntil.getTime() > Date.now())
-    logger.info({ legacyTokensUntil }, 'tokens issued before the pag_ prefix are accepted until then');
+  if (legacyTokens.open())
+    logger.info(
+      { legacyTokensUntil: legacyTokens.until },
+      'tokens issued before the pag_ prefix are accepted until then (LEGACY_TOKENS_UNTIL ends it earlier)',
+    );
   const agents = new AgentStore({
     prisma,
     provider,
@@ -103,20 +107,10 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     accounts: new AccountStore(prisma),
     agents,
     signingKeyIds: jwks.keys.map((key) => key.kid),
-    legacyTokensUntil,
+    legacyTokens,
     forgetRevoked: (revoked) => {
       claims.forget(revoked.accountId, revoked.clientId);
       recentTokens.forgetRevoked(revoked);
     },
   };
-}
-
-/** LEGACY_TOKENS_UNTIL when set, else what the token_format migration recorded. */
-async function legacyCutOver(
-  prisma: PrismaClient,
-  configured: Date | null | undefined,
-): Promise<Date | null> {
-  if (configured !== undefined) return configured;
-  const row = await prisma.tokenFormat.findUnique({ where: { id: 1 } });
-  return row?.legacyUntil ?? null;
 }

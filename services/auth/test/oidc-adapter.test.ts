@@ -41,7 +41,7 @@ beforeAll(async () => {
       revoked.push(...items);
     },
     tokenTags: tags,
-    legacyUntil: new Date(Date.now() + 3600_000),
+    legacy: { open: () => true },
   });
 }, 60_000);
 
@@ -79,6 +79,11 @@ describe('oidc adapter: tokens read before any lookup', () => {
     expect(await adapters('RefreshToken').find(flipTag(refresh))).toBeUndefined();
     expect(await adapters('RefreshToken').find(access)).toBeUndefined();
     expect(await adapters('AccessToken').find(refresh)).toBeUndefined();
+    // Only tokens without the prefix are marked legacy (the legacy cut-over follows those).
+    const legacy = token();
+    await adapters('AccessToken').upsert(legacy, tokenPayload('AccessToken', legacy, 'g-tags'), 600);
+    const rows = await db.oidcPayload.findMany({ where: { grantId: 'g-tags' }, orderBy: { model: 'asc' } });
+    expect(rows.map((row) => row.legacy).sort()).toEqual([false, false, true]);
   });
 
   test('a forged token, or a legacy one past the cut-over, costs no database read', async () => {
@@ -92,7 +97,7 @@ describe('oidc adapter: tokens read before any lookup', () => {
         prisma: nowhere,
         tokenHashKey: 'a-test-key-for-record-ids-0123456789abcdef',
         tokenTags: tags,
-        legacyUntil: new Date(Date.now() - 1000),
+        legacy: { open: () => false },
       });
       const forged = flipTag(tags.mint('oauth'));
       expect(await offline('AccessToken').find(forged)).toBeUndefined();

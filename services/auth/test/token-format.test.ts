@@ -14,6 +14,7 @@ import { applyMigrations, createPrismaClient } from '@pag/kit';
 import { startTestPostgres } from '@pag/kit/testing';
 import { authDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { LegacyCutOver } from '../src/store/legacy-cut-over.ts';
 import { recordKey } from '../src/store/record-key.ts';
 import { createOwner, introspect, obtainTokens } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
@@ -77,7 +78,7 @@ describe('token format', () => {
 });
 
 describe('legacy tokens', () => {
-  test('the migration records when the last token issued before it expires', async () => {
+  test('the migration marks every row written before it legacy; the cut-over is the last legacy token', async () => {
     await using postgres = await startTestPostgres();
     const before = await mkdtemp(join(tmpdir(), 'pag-migrations-'));
     try {
@@ -93,14 +94,26 @@ describe('legacy tokens', () => {
       const db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: authDatabase.schema });
       try {
         const last = new Date(Date.now() + 86_400_000);
+        // As the previous version wrote them: it knows nothing of the legacy column.
         for (const [id, model, expiresAt] of [
           ['a', 'AccessToken', new Date(Date.now() + 3_600_000)],
           ['b', 'RefreshToken', last],
           ['c', 'Session', new Date(Date.now() + 10 * 86_400_000)],
         ] as const)
-          await db.oidcPayload.create({ data: { model, id, payload: {}, expiresAt } });
+          await db.$executeRaw`
+            INSERT INTO "auth"."oidc_payloads" (model, id, payload, expires_at)
+            VALUES (${model}, ${id}, '{}'::jsonb, ${expiresAt})`;
         await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
-        expect((await db.tokenFormat.findUnique({ where: { id: 1 } }))?.legacyUntil).toEqual(last);
+        expect((await db.oidcPayload.findMany()).map((row) => row.legacy)).toEqual([true, true, true]);
+        const cutOver = await LegacyCutOver.load(db, undefined);
+        expect(cutOver.until).toEqual(last);
+        // The last one goes (rotated, revoked or expired): the cut-over moves to the one before.
+        await db.oidcPayload.delete({ where: { model_id: { model: 'RefreshToken', id: 'b' } } });
+        await cutOver.refresh();
+        expect(cutOver.until?.getTime()).toBeLessThan(last.getTime());
+        await db.oidcPayload.delete({ where: { model_id: { model: 'AccessToken', id: 'a' } } });
+        await cutOver.refresh();
+        expect(cutOver.until).toBeNull();
       } finally {
         await db.$disconnect();
       }
@@ -109,26 +122,41 @@ describe('legacy tokens', () => {
     }
   }, 60_000);
 
-  test('a token issued before the prefix works until the cut-over; another legacy-shaped one does not', async () => {
-    // A token as the service issued it before: the same record, keyed by a value without prefix.
-    const tagged = await agentToken('dashboard');
+  test('a token issued before the prefix works until it expires or is revoked; another legacy-shaped one does not', async () => {
+    // A token as the service issued it before: the same record, keyed by a value without prefix
+    // and marked legacy, as a replica of the previous version writes it.
+    const expiresAt = new Date(Date.now() + 2 * 3_600_000);
+    const agent = await t.auth.core.agents.createAgent({
+      accountId,
+      kind: 'handshake',
+      name: 'Before the prefix',
+      scopes: ['read'],
+      expiresAt,
+    });
+    const tagged = (await t.auth.core.agents.issueToken(agent)).value;
     const legacy = randomBytes(32).toString('base64url');
     const key = recordKey(t.config.tokenHashKey);
     await t.db.oidcPayload.update({
       where: { model_id: { model: 'AccessToken', id: key(tagged) } },
-      data: { id: key(legacy) },
+      data: { id: key(legacy), legacy: true },
     });
-    const until = new Date(Date.now() + 3_600_000);
-    await t.db.tokenFormat.update({ where: { id: 1 }, data: { legacyUntil: until } });
     await t.restart();
     const kept = await answer(legacy);
-    expect(kept.body).toMatchObject({ active: true, token_kind: 'dashboard' });
-    expect(kept.legacy).toBe(until.toISOString());
+    expect(kept.body).toMatchObject({ active: true, token_kind: 'handshake' });
+    // Only this token is legacy: the ten-year tokens of ours issued above do not hold the path open.
+    expect(Math.abs(Date.parse(kept.legacy ?? '') - expiresAt.getTime())).toBeLessThan(5_000);
     expect((await answer(randomBytes(32).toString('base64url'))).body).toEqual({ active: false });
 
     // The operator ends the legacy path early: the same token is refused.
     await t.restart({ legacyTokensUntil: null });
     expect(await answer(legacy)).toMatchObject({ legacy: 'none', body: { active: false } });
+
+    // Left to itself, the path closes once the last legacy token is gone.
+    await t.restart({ legacyTokensUntil: undefined });
+    expect((await answer(legacy)).body).toMatchObject({ active: true });
+    await t.auth.core.agents.revoke(accountId, agent.id);
+    await t.auth.core.legacyTokens.refresh();
+    expect((await answer(randomBytes(32).toString('base64url'))).legacy).toBe('none');
   }, 60_000);
 });
 

@@ -23,7 +23,7 @@ export interface AuthAppOptions {
   cookieKeys: string[];
   introspectionClients: IntrospectionClient[];
   /** Until when tokens without our prefix are looked up (told to resource servers); null: never. */
-  legacyTokensUntil: Date | null;
+  legacyTokens: { readonly until: Date | null };
   pageRouters: Router[];
   logger: Logger;
   metrics: Metrics;
@@ -40,9 +40,7 @@ export function createAuthApp(options: AuthAppOptions): Koa {
   app.use(pinPublicOrigin(publicUrl));
   for (const router of options.pageRouters) app.use(router.routes()).use(router.allowedMethods());
   app.use(createDiscoveryRouter(publicUrl).routes());
-  app.use(
-    introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients, options.legacyTokensUntil),
-  );
+  app.use(introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients, options.legacyTokens));
   const oidc = provider.callback();
   app.use((ctx) => {
     // oidc-provider answers on the raw request/response, as its own koa app.

@@ -60,13 +60,12 @@ function basicClientId(header: string | undefined): string | undefined {
 export function introspectionGate(
   path: string,
   clients: IntrospectionClient[],
-  legacyTokensUntil: Date | null,
+  legacyTokens: { readonly until: Date | null },
 ): Middleware {
   const allowed = new Set(clients.map((client) => client.clientId));
-  const legacy = legacyHeaderValue(legacyTokensUntil);
   return async (ctx, next) => {
     if (ctx.path !== path || ctx.method !== 'POST') return next();
-    ctx.set(TOKEN_LEGACY_HEADER, legacy);
+    ctx.set(TOKEN_LEGACY_HEADER, legacyHeaderValue(legacyTokens.until));
     const clientId = basicClientId(ctx.get('authorization'));
     if (clientId !== undefined && allowed.has(clientId)) return next();
     ctx.status = 401;

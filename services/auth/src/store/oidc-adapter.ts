@@ -47,10 +47,8 @@ export interface OidcAdapterOptions {
   recentTokens?: RecentTokens;
   /** Verifies the tags of presented tokens (TOKEN_TAG_KEYS). */
   tokenTags: TokenTags;
-  /** Until when tokens without our prefix are looked up; null: never (docs/adr/0025). */
-  legacyUntil: Date | null;
-  /** The clock (tests). */
-  now?: () => number;
+  /** Whether tokens without our prefix are still looked up (legacy-cut-over.ts, docs/adr/0025). */
+  legacy: { open(): boolean };
 }
 
 /** Models redeemed once; a second redemption fails as invalid_grant. */
@@ -85,8 +83,7 @@ class PrismaOidcAdapter implements Adapter {
   readonly #readAhead: ReadAhead;
   readonly #recent: RecentTokens;
   readonly #tags: TokenTags;
-  readonly #legacyUntil: number | null;
-  readonly #now: () => number;
+  readonly #legacy: { open(): boolean };
 
   constructor(
     model: string,
@@ -99,8 +96,7 @@ class PrismaOidcAdapter implements Adapter {
     this.#readAhead = options.readAhead;
     this.#recent = options.recentTokens;
     this.#tags = options.tokenTags;
-    this.#legacyUntil = options.legacyUntil?.getTime() ?? null;
-    this.#now = options.now ?? Date.now;
+    this.#legacy = options.legacy;
   }
 
   /** Whether a token presented as this model may exist, from its text alone. */
@@ -108,7 +104,7 @@ class PrismaOidcAdapter implements Adapter {
     const read = this.#tags.read(id);
     if (read.shape === 'tagged') return (read.kind === 'refresh') === (this.#model === 'RefreshToken');
     if (read.shape === 'forged') return false;
-    return this.#legacyUntil !== null && this.#now() < this.#legacyUntil;
+    return this.#legacy.open();
   }
 
   /** What this process read ahead about the record is stale once it is written or deleted. */
@@ -129,17 +125,18 @@ class PrismaOidcAdapter implements Adapter {
     if (this.#model === 'Grant') row.grantId = id;
     const userCode = typeof payload.userCode === 'string' ? this.#key(payload.userCode) : null;
     const ttl = typeof expiresIn === 'number' ? Math.max(0, Math.floor(expiresIn)) : null;
+    const legacy = PRESENTED.has(this.#model) && this.#tags.read(id).shape === 'legacy';
     await this.#db.$executeRaw`
       INSERT INTO "auth"."oidc_payloads"
-        (model, id, payload, grant_id, user_code, uid, account_id, client_id, expires_at, consumed_at)
+        (model, id, payload, grant_id, user_code, uid, account_id, client_id, expires_at, consumed_at, legacy)
       VALUES (${this.#model}, ${this.#key(id)}, ${row.payload}::jsonb, ${row.grantId}, ${userCode},
         ${row.uid}, ${row.accountId}, ${row.clientId},
         CASE WHEN ${ttl}::int IS NULL THEN NULL ELSE now() + make_interval(secs => ${ttl}::int) END,
-        CASE WHEN ${row.consumed}::boolean THEN now() ELSE NULL END)
+        CASE WHEN ${row.consumed}::boolean THEN now() ELSE NULL END, ${legacy})
       ON CONFLICT (model, id) DO UPDATE SET
         payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code,
         uid = EXCLUDED.uid, account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id,
-        expires_at = EXCLUDED.expires_at,
+        expires_at = EXCLUDED.expires_at, legacy = EXCLUDED.legacy,
         consumed_at = COALESCE(oidc_payloads.consumed_at, EXCLUDED.consumed_at)`;
   }
 
