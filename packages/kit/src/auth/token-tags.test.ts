@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from '@jest/globals';
 import type { IssuedTokenKind } from '@pag/contracts';
 import { TOKEN_KIND_CODES, TOKEN_PATTERN } from '@pag/contracts';
@@ -29,6 +30,12 @@ describe('token tags', () => {
       expect(`export PAG_TOKEN="${token}"\n`.match(pattern)).toEqual([token]);
     }
     expect('K2mZ3h-1vXq_7r0aPqL9sT4uW8yB6cD5eF1gH3iJ2kL'.match(pattern)).toBeNull();
+  });
+
+  test('the pattern published for operators is this one', async () => {
+    const page = await readFile(new URL('../../../../docs/token-format.md', import.meta.url), 'utf8');
+    expect(page).toContain(`\n${TOKEN_PATTERN}\n`);
+    expect(page).toContain(`regex = '''\\b(${TOKEN_PATTERN})(?:[^A-Za-z0-9_-]|$)'''`);
   });
 
   test('a flipped character anywhere, a cut or an unknown kind is forged', () => {
