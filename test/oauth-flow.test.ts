@@ -6,6 +6,7 @@
  * and signing out of the dashboard ending the OAuth session too.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TOKEN_PATTERN } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, signUp, startStackProcess } from '@pag/testkit';
 import * as client from 'openid-client';
@@ -78,6 +79,11 @@ describe('OAuth 2.1 with openid-client', () => {
   test('code, API call, refresh with rotation, reuse revokes the grant', async () => {
     const tokens = await authorize('read chat');
     expect(tokens.refresh_token).toBeDefined();
+    // Our shape (docs/adr/0025): a prefix per kind, found by the published scanner pattern.
+    expect(tokens.access_token.startsWith('pag_at_')).toBe(true);
+    expect(tokens.refresh_token?.startsWith('pag_rt_')).toBe(true);
+    for (const token of [tokens.access_token, tokens.refresh_token])
+      expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
 
     const capabilities = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
     expect(capabilities.status).toBe(200);
@@ -88,6 +94,8 @@ describe('OAuth 2.1 with openid-client', () => {
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string);
     expect(refreshed.refresh_token).toBeDefined();
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(refreshed.refresh_token?.startsWith('pag_rt_')).toBe(true);
+    expect(refreshed.access_token.startsWith('pag_at_')).toBe(true);
     expect((await api('/api/v1/tokens/me/capabilities', refreshed.access_token)).status).toBe(200);
 
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({

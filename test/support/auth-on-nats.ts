@@ -16,7 +16,11 @@ import {
 } from '../../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../../services/auth/src/mod.ts';
 import { authDatabase, startAuth } from '../../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../../services/auth/test/support/start-test-auth.ts';
+import {
+  RESOURCE_SERVER,
+  TOKEN_TAG_KEY,
+  testConfig,
+} from '../../services/auth/test/support/start-test-auth.ts';
 import type { RunningGateway } from '../../services/gateway/src/mod.ts';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '../../services/gateway/src/mod.ts';
 
@@ -77,6 +81,7 @@ export function gatewayEnv(env: AuthOnNats, publicUrl: string): Record<string, s
     GATEWAY_SECRET: TEST_GATEWAY_SECRET,
     INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
     INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
+    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   };
 }
 

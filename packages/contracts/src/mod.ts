@@ -139,3 +139,11 @@ export {
   SubjectTable,
   TriggerSubjects,
 } from './subjects.ts';
+export type { IssuedTokenKind } from './token-format.ts';
+export {
+  TOKEN_KIND_CODES,
+  TOKEN_LEGACY_HEADER,
+  TOKEN_PATTERN,
+  TOKEN_RANDOM_LENGTH,
+  TOKEN_TAG_LENGTH,
+} from './token-format.ts';

@@ -5,13 +5,18 @@ export type {
   IntrospectOptions,
   ProofVerdict,
   SignedRequest,
+  TokenShape,
 } from './auth/mod.ts';
 export {
   GATEWAY_SECRET_MIN_LENGTH,
   IntrospectionClient,
+  legacyHeaderValue,
   MAX_SKEW_SECONDS,
   readIntrospectionAnswer,
+  readLegacyHeader,
   signGatewayRequest,
+  TOKEN_TAG_KEY_MIN,
+  TokenTags,
   tokenSha256,
   verifyGatewayRequest,
 } from './auth/mod.ts';

@@ -63,6 +63,24 @@ function derived(secrets: StackSecrets, label: string): Buffer {
 }
 
 /**
+ * TOKEN_TAG_KEYS in embedded mode (the auth service tags tokens with it, the gateway and the proxy
+ * verify them): derived from the token hash key with HKDF-SHA256 under a label of its own, for the
+ * reasons given for the vault key below: DATA_DIRs made before token tags existed need no new
+ * secret, and the stack and `pag` always agree. Knowing it tells nothing about the token hash key.
+ */
+export function embeddedTokenTagKey(secrets: StackSecrets): string {
+  return Buffer.from(
+    hkdfSync(
+      'sha256',
+      Buffer.from(secrets.tokenHashKey, 'utf8'),
+      Buffer.alloc(0),
+      'pag token tag key v1',
+      32,
+    ),
+  ).toString('base64url');
+}
+
+/**
  * The proxy's VAULT_ENCRYPTION_KEY in embedded mode (base64 of 32 bytes): derived from the key
  * encryption key with HKDF-SHA256 under a label of its own, so DATA_DIRs made before the proxy
  * existed need no new secret, and the stack and `pag` (which may start at the same moment) can

@@ -16,7 +16,7 @@ import { loadProxyConfig, startProxy } from '@pag/proxy';
 import { embeddedAuthConfig } from './auth-config.ts';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
-import { embeddedGatewaySecret, embeddedVaultKey, loadStackSecrets } from './secrets.ts';
+import { embeddedGatewaySecret, embeddedTokenTagKey, embeddedVaultKey, loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -55,6 +55,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const port = config.port === 0 ? await freePort() : config.port;
     const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
     const secrets = await loadStackSecrets(config.dataDir);
+    // The gateway and the proxy verify with the auth service's keys (TOKEN_TAG_KEYS overrides all three).
+    const tokenTagKeys = env.TOKEN_TAG_KEYS ?? embeddedTokenTagKey(secrets);
     const auth = await startAuth({
       config: embeddedAuthConfig(env, secrets, { publicUrl, databaseUrl, opsPort: ops.port }),
       bus,
@@ -87,6 +89,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
         AUTH_URL: auth.url,
         INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
         INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
+        TOKEN_TAG_KEYS: tokenTagKeys,
       }),
       bus,
       logger: createLogger({ service: 'proxy', level: config.logLevel }),
@@ -105,6 +108,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
       PROXY_URL: proxy.url,
       INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
       INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
+      TOKEN_TAG_KEYS: tokenTagKeys,
     });
     const gateway = await startGateway({
       config: gatewayConfig,

@@ -9,6 +9,7 @@ const VALID = {
   COOKIE_KEYS: `${SECRET}, ${'b'.repeat(40)}`,
   KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
   TOKEN_HASH_KEY: SECRET,
+  TOKEN_TAG_KEYS: `${'d'.repeat(32)},${'e'.repeat(32)}`,
   INTROSPECTION_CLIENTS: `gateway:${SECRET},proxy:${'c'.repeat(32)}`,
   GATEWAY_SECRET: 'g'.repeat(32),
 };
@@ -32,6 +33,8 @@ describe('auth config', () => {
       publicUrl: 'https://gateway.example.com',
       cookieKeys: [SECRET, 'b'.repeat(40)],
       tokenHashKey: SECRET,
+      tokenTagKeys: ['d'.repeat(32), 'e'.repeat(32)],
+      legacyTokensUntil: undefined,
       introspectionClients: [
         { clientId: 'gateway', clientSecret: SECRET },
         { clientId: 'proxy', clientSecret: 'c'.repeat(32) },
@@ -49,6 +52,7 @@ describe('auth config', () => {
       COOKIE_KEYS: `${SECRET},short`,
       KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64'),
       TOKEN_HASH_KEY: 'short',
+      TOKEN_TAG_KEYS: `${SECRET},short`,
       INTROSPECTION_CLIENTS: 'gateway:short',
       GATEWAY_SECRET: 'short',
       DATABASE_URL: undefined,
@@ -60,6 +64,17 @@ describe('auth config', () => {
       'INTROSPECTION_CLIENTS',
       'KEY_ENCRYPTION_KEY',
       'TOKEN_HASH_KEY',
+      'TOKEN_TAG_KEYS.1',
+    ]);
+  });
+
+  test('LEGACY_TOKENS_UNTIL is a date or none', () => {
+    expect(
+      loadAuthConfig({ ...VALID, LEGACY_TOKENS_UNTIL: '2027-01-31T00:00:00Z' }).legacyTokensUntil,
+    ).toEqual(new Date('2027-01-31T00:00:00Z'));
+    expect(loadAuthConfig({ ...VALID, LEGACY_TOKENS_UNTIL: 'none' }).legacyTokensUntil).toBeNull();
+    expect(issues({ ...VALID, LEGACY_TOKENS_UNTIL: 'soon' })).toEqual([
+      expect.stringMatching(/^LEGACY_TOKENS_UNTIL: must be an ISO date/),
     ]);
   });
 

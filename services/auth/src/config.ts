@@ -2,8 +2,8 @@
  * The auth service's configuration: the only reader of the environment, parsed once at start-up.
  *
  * What it enforces: every secret has a minimum strength (cookie keys and the token hash key at
- * least 32 characters, the key-encryption key exactly 32 bytes of base64, introspection secrets at
- * least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
+ * least 32 characters, the key-encryption key exactly 32 bytes of base64, introspection secrets and
+ * token tag keys at least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
  * embedded stack starts the service; every bad key is listed at once.
  */
 import type { Env, NatsCredentials } from '@pag/kit';
@@ -28,6 +28,21 @@ const commaList = z
 const CookieKeys = commaList.pipe(
   z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
 );
+
+const TokenTagKeys = commaList.pipe(
+  z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
+);
+
+/** An ISO date, or `none` (no legacy token is looked up). */
+const LegacyUntil = z.string().transform((value, ctx) => {
+  if (value.trim() === 'none') return null;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO date such as 2027-01-31T00:00:00Z, or none' });
+    return z.NEVER;
+  }
+  return at;
+});
 
 const KeyEncryptionKey = z
   .string()
@@ -72,6 +87,8 @@ const AuthEnv = z.object({
   COOKIE_KEYS: CookieKeys,
   KEY_ENCRYPTION_KEY: KeyEncryptionKey,
   TOKEN_HASH_KEY: z.string().min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`),
+  TOKEN_TAG_KEYS: TokenTagKeys,
+  LEGACY_TOKENS_UNTIL: LegacyUntil.optional(),
   INTROSPECTION_CLIENTS: IntrospectionClients.default([]),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
@@ -113,6 +130,16 @@ export interface AuthConfig {
   keyEncryptionKey: Buffer;
   /** Keys the HMAC under which oidc-provider's record ids (tokens) are stored. */
   tokenHashKey: string;
+  /**
+   * Tag every token issued (the first key) and verify presented ones (every key): a token of ours
+   * whose tag does not verify is refused without a lookup. Shared with the gateway and the proxy.
+   */
+  tokenTagKeys: string[];
+  /**
+   * Until when tokens without our prefix (issued before it existed) are looked up; null: never.
+   * Undefined: when the last stored one expires (store/legacy-cut-over.ts).
+   */
+  legacyTokensUntil: Date | null | undefined;
   introspectionClients: IntrospectionClient[];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -147,6 +174,8 @@ export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): A
     cookieKeys: parsed.COOKIE_KEYS,
     keyEncryptionKey: parsed.KEY_ENCRYPTION_KEY,
     tokenHashKey: parsed.TOKEN_HASH_KEY,
+    tokenTagKeys: parsed.TOKEN_TAG_KEYS,
+    legacyTokensUntil: parsed.LEGACY_TOKENS_UNTIL,
     introspectionClients: parsed.INTROSPECTION_CLIENTS,
     accessTokenTtlSeconds: parsed.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: parsed.REFRESH_TOKEN_TTL_SECONDS,

@@ -13,9 +13,15 @@ describe('auth settings', () => {
       INTROSPECTION_CLIENT_ID: 'gateway',
       INTROSPECTION_CLIENT_SECRET: 'secret',
       INTROSPECTION_CACHE_MS: '2000',
+      TOKEN_TAG_KEYS: `${'k'.repeat(32)}, ${'o'.repeat(32)}`,
     });
     expect(config.authUrl).toBe('http://auth.internal:8081');
-    expect(config.introspection).toEqual({ clientId: 'gateway', clientSecret: 'secret', cacheMs: 2000 });
+    expect(config.introspection).toEqual({
+      clientId: 'gateway',
+      clientSecret: 'secret',
+      cacheMs: 2000,
+      tokenTagKeys: ['k'.repeat(32), 'o'.repeat(32)],
+    });
   });
 
   test('without them, nothing is forwarded or introspected', () => {
@@ -29,6 +35,17 @@ describe('auth settings', () => {
     expect(() => loadGatewayConfig({ INTROSPECTION_CLIENT_ID: 'gateway' })).toThrow(
       /INTROSPECTION_CLIENT_SECRET/,
     );
+  });
+
+  test('checking tokens without the token tag keys, or with a short one, fails start-up, naming TOKEN_TAG_KEYS', () => {
+    const env = {
+      AUTH_URL: 'http://auth.internal:8081',
+      DATABASE_URL: 'postgres://gateway@db.internal/pag',
+      INTROSPECTION_CLIENT_ID: 'gw',
+      INTROSPECTION_CLIENT_SECRET: 's',
+    };
+    expect(() => loadGatewayConfig(env)).toThrow(/TOKEN_TAG_KEYS: required with INTROSPECTION_CLIENT_ID/);
+    expect(() => loadGatewayConfig({ ...env, TOKEN_TAG_KEYS: 'short' })).toThrow(/TOKEN_TAG_KEYS.0/);
   });
 
   test('checking tokens without a database to count requests in fails start-up, naming DATABASE_URL', () => {

@@ -12,6 +12,7 @@ import {
   natsCredentialsEnv,
   natsCredentialsFrom,
   parseConfig,
+  TOKEN_TAG_KEY_MIN,
 } from '@pag/kit';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
@@ -39,6 +40,14 @@ const TrustProxy = z
     return list;
   });
 
+/** TOKEN_TAG_KEYS: comma-separated, each at least TOKEN_TAG_KEY_MIN characters (the auth service's). */
+const TokenTagKeys = z
+  .string()
+  .transform((value) => value.split(',').map((key) => key.trim()))
+  .pipe(
+    z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
+  );
+
 const GatewayEnv = z
   .object({
     PORT: envPort(8080),
@@ -61,6 +70,7 @@ const GatewayEnv = z
     INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
     INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
     INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+    TOKEN_TAG_KEYS: TokenTagKeys.optional(),
     PROXY_URL: envUrl.optional(),
     CONTEXT_PART_TIMEOUT_MS: envMilliseconds(2_000),
     HEADERS_TIMEOUT_MS: envMilliseconds(10_000),
@@ -76,6 +86,12 @@ const GatewayEnv = z
       path: ['INTROSPECTION_CLIENT_SECRET'],
     },
   )
+  // Tokens are checked only with the keys their tags verify under.
+  .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.TOKEN_TAG_KEYS !== undefined, {
+    message:
+      "required with INTROSPECTION_CLIENT_ID: the auth service's TOKEN_TAG_KEYS, so forged tokens are refused at once",
+    path: ['TOKEN_TAG_KEYS'],
+  })
   // node:http refuses a headers timeout longer than the request timeout.
   .refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
     message: 'must not exceed REQUEST_TIMEOUT_MS',
@@ -120,7 +136,9 @@ export interface GatewayConfig {
   /** Internal URL of the auth service; unset: its paths and bearer routes answer 503. */
   authUrl: string | undefined;
   /** The gateway's own confidential client at the auth service, for RFC 7662 introspection. */
-  introspection: { clientId: string; clientSecret: string; cacheMs: number } | undefined;
+  introspection:
+    | { clientId: string; clientSecret: string; cacheMs: number; tokenTagKeys: string[] }
+    | undefined;
   /** Internal URL of the proxy service; unset: /api/v1/services/:service/* answers 503. */
   proxyUrl: string | undefined;
   /** How long GET /api/v1/gateway/context waits for each of its parts before calling it unavailable. */
@@ -163,12 +181,15 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       windowSeconds: parsed.AUTH_FAILURE_WINDOW_SECONDS,
     },
     introspection:
-      parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
+      parsed.INTROSPECTION_CLIENT_ID === undefined ||
+      parsed.INTROSPECTION_CLIENT_SECRET === undefined ||
+      parsed.TOKEN_TAG_KEYS === undefined
         ? undefined
         : {
             clientId: parsed.INTROSPECTION_CLIENT_ID,
             clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
             cacheMs: parsed.INTROSPECTION_CACHE_MS,
+            tokenTagKeys: parsed.TOKEN_TAG_KEYS,
           },
   };
 }

@@ -139,6 +139,7 @@ async function startIntrospection(deps: GatewayDeps): Promise<IntrospectionClien
     authUrl,
     clientId: introspection.clientId,
     clientSecret: introspection.clientSecret,
+    tokenTagKeys: introspection.tokenTagKeys,
     cacheMs: introspection.cacheMs,
     bus: deps.bus,
     logger: deps.logger,

@@ -10,7 +10,7 @@ import type { ReadyProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
 import type { Measurement } from '../../../bench/measure.ts';
 import { measure } from '../../../bench/measure.ts';
-import { INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 
 /** The entry point under load (printed with the figures). */
 export const LOAD_MAIN =
@@ -36,6 +36,7 @@ export async function startLoadGateway(options: {
       AUTH_URL: options.authUrl,
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
       ...(options.natsUrl !== undefined && { NATS_URL: options.natsUrl }),
     },

@@ -11,6 +11,7 @@ const base = {
   INTROSPECTION_CLIENT_ID: 'proxy',
   INTROSPECTION_CLIENT_SECRET: 'a-secret',
   GATEWAY_SECRET: 'a-gateway-secret-of-32-characters-or-more',
+  TOKEN_TAG_KEYS: 'k'.repeat(32),
 };
 
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -98,6 +99,7 @@ describe('proxy config', () => {
         'INTROSPECTION_CLIENT_ID',
         'INTROSPECTION_CLIENT_SECRET',
         'GATEWAY_SECRET',
+        'TOKEN_TAG_KEYS',
         'CONNECTOR_BASE_URLS.myspace',
         'CONNECTOR_BASE_URLS.github',
       ]),

@@ -16,6 +16,7 @@ import {
   natsCredentialsEnv,
   natsCredentialsFrom,
   parseConfig,
+  TOKEN_TAG_KEY_MIN,
 } from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
@@ -73,6 +74,12 @@ const ProxyEnv = z.object({
   INTROSPECTION_CLIENT_ID: z.string().min(1),
   INTROSPECTION_CLIENT_SECRET: z.string().min(1),
   INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+  TOKEN_TAG_KEYS: z
+    .string()
+    .transform((value) => value.split(',').map((key) => key.trim()))
+    .pipe(
+      z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
+    ),
   CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
   UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
   BODY_LIMIT_BYTES: z.coerce
@@ -103,7 +110,8 @@ export interface ProxyConfig {
   /** Internal URL of the auth service, for RFC 7662 introspection. */
   authUrl: string;
   /** The proxy's own confidential client at the auth service. */
-  introspection: { clientId: string; clientSecret: string; cacheMs: number };
+  /** With the auth service's TOKEN_TAG_KEYS: a token whose tag verifies under none is refused at once. */
+  introspection: { clientId: string; clientSecret: string; cacheMs: number; tokenTagKeys: string[] };
   /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
   connectorBaseUrls: Record<string, string>;
   /** A connected service that has not started its answer within this long is a 504. */
@@ -138,6 +146,7 @@ export function loadProxyConfig(env: Env): ProxyConfig {
       clientId: parsed.INTROSPECTION_CLIENT_ID,
       clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
       cacheMs: parsed.INTROSPECTION_CACHE_MS,
+      tokenTagKeys: parsed.TOKEN_TAG_KEYS,
     },
     connectorBaseUrls: parsed.CONNECTOR_BASE_URLS,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,

@@ -11,10 +11,11 @@ import type { IncomingMessage } from 'node:http';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
-import { createPrismaClient, MAX_SKEW_SECONDS, signGatewayRequest } from '@pag/kit';
+import { createPrismaClient, MAX_SKEW_SECONDS, signGatewayRequest, TokenTags } from '@pag/kit';
 import { freePort, gatewayHeaders, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { TOKEN_TAG_KEY } from './support/fake-auth.ts';
 import type { Arrival } from './support/fake-upstream.ts';
 import { FakeUpstream, MiB } from './support/fake-upstream.ts';
 import { httpCall } from './support/http-call.ts';
@@ -210,6 +211,21 @@ describe('refusals', () => {
       expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
     }
     expect(upstream.arrivals.some((arrival) => arrival.url === '/gh/user')).toBe(false);
+  });
+
+  test('a token of ours with a flipped tag character: 401 invalid_token without introspection', async () => {
+    const tags = new TokenTags([TOKEN_TAG_KEY]);
+    const token = tags.mint('dashboard');
+    const forged = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+    stack.auth.issue(token, { accountId: owner, scopes: ['full'], audience: API_AUDIENCE });
+    stack.auth.issue(forged, { accountId: owner, scopes: ['full'], audience: API_AUDIENCE });
+    const before = stack.auth.introspections;
+    await httpCall(url('/api/v1/services/github/user?tagged'), { headers: bearer(token) });
+    expect(lastArrival().url).toBe('/gh/user?tagged');
+    expect(stack.auth.introspections).toBe(before + 1);
+    const refused = await httpCall(url('/api/v1/services/github/user'), { headers: bearer(forged) });
+    await expectError(refused, 401, 'INVALID_TOKEN');
+    expect(stack.auth.introspections).toBe(before + 1);
   });
 
   test('a scope that does not cover the call: 403 naming the scope needed', async () => {

@@ -8,4 +8,7 @@ export {
 export { IntrospectionClient } from './introspection-client.ts';
 export { readIntrospectionAnswer } from './introspection-response.ts';
 export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
+export { legacyHeaderValue, readLegacyHeader } from './legacy-tokens.ts';
 export { tokenSha256 } from './token-hash.ts';
+export type { TokenShape } from './token-tags.ts';
+export { TOKEN_TAG_KEY_MIN, TokenTags } from './token-tags.ts';

@@ -28,6 +28,8 @@ export interface AuthAppOptions {
   introspectionClients: IntrospectionClient[];
   /** GATEWAY_SECRET; undefined only without a gateway in front (gateway-only.ts). */
   gatewaySecret: string | undefined;
+  /** Until when tokens without our prefix are looked up (told to resource servers); null: never. */
+  legacyTokens: { readonly until: Date | null };
   pageRouters: Router[];
   logger: Logger;
   metrics: Metrics;
@@ -45,7 +47,7 @@ export function createAuthApp(options: AuthAppOptions): Koa {
   app.use(pinPublicOrigin(publicUrl));
   for (const router of options.pageRouters) app.use(router.routes()).use(router.allowedMethods());
   app.use(createDiscoveryRouter(publicUrl).routes());
-  app.use(introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients));
+  app.use(introspectionGate(OAUTH_ROUTES.introspection, options.introspectionClients, options.legacyTokens));
   const oidc = provider.callback();
   app.use((ctx) => {
     // oidc-provider answers on the raw request/response, as its own koa app.
