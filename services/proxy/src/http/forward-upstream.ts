@@ -9,7 +9,8 @@
  *
  * Failures become the error body: 504 UPSTREAM_TIMEOUT when the service has not started its
  * answer within UPSTREAM_TIMEOUT_MS, 413 when a body without Content-Length grows past
- * BODY_LIMIT_BYTES, 502 UPSTREAM_ERROR when it cannot be reached or breaks off before answering;
+ * BODY_LIMIT_BYTES (answered while the client may still be sending: answerWhileReceiving),
+ * 502 UPSTREAM_ERROR when it cannot be reached or breaks off before answering;
  * once the answer has started, a failure can only cut the connection. The timeout covers the wait
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
