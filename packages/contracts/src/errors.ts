@@ -31,6 +31,14 @@ export const ErrorCatalogue = {
     status: 400,
     hint: 'Scopes are space-separated names such as knowledge, chat or services:github:read; GET /api/v1/capabilities lists them.',
   },
+  METHOD_OVERRIDE_REFUSED: {
+    status: 400,
+    hint: 'Send the call with its own HTTP method; a method override in the query (_method and the like) is never forwarded.',
+  },
+  BODY_NOT_ALLOWED: {
+    status: 400,
+    hint: 'GET and HEAD carry no body: put the arguments in the query, or use the method that takes a body.',
+  },
   TOKEN_IN_QUERY: {
     status: 400,
     hint: 'Send the token in the Authorization header: Authorization: Bearer <token>.',

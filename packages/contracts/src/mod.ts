@@ -1,4 +1,18 @@
 export { AGENT_CONDUCT_RULE, API_PREFIX } from './api.ts';
+export type {
+  Access,
+  ConnectorAccess,
+  ConnectorName,
+  RestConnectorAccess,
+  RpcConnectorAccess,
+} from './connectors/connector-access.ts';
+export {
+  accessOf,
+  CONNECTOR_NAMES,
+  ConnectorAccessTable,
+  connectorAccess,
+  methodOverrideIn,
+} from './connectors/connector-access.ts';
 export type { AppErrorOptions, ErrorCode } from './errors.ts';
 export { AppError, ErrorBody, ErrorCatalogue, errorCodes, isErrorCode, toErrorBody } from './errors.ts';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/build-openapi.ts';
@@ -7,6 +21,7 @@ export type { JsonObject } from './openapi/components.ts';
 export { discoveryEndpoints, endpointsForScopes } from './routes/endpoint-listing.ts';
 export type { MethodMismatch, RouteMatch, RouteParams } from './routes/match-route.ts';
 export {
+  accessByMethod,
   createRouteMatcher,
   documentedScope,
   matchRoute,

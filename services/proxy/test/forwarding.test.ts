@@ -58,6 +58,7 @@ beforeAll(async () => {
   issue('full-token', owner, ['full']);
   issue('github-read-token', owner, ['services:github:read']);
   issue('repos-read-token', owner, ['services:github:repos:read']);
+  issue('read-token', owner, ['read']);
   issue('stranger-token', stranger, ['full']);
   issue('other-audience-token', owner, ['full'], 'https://elsewhere.example/api/v1');
 }, 60_000);
@@ -99,6 +100,11 @@ describe('a connected service', () => {
           forwarded: 'for=10.1.2.3',
           'user-agent': 'agent/1.0',
           accept: 'application/json',
+          'x-http-method-override': 'DELETE',
+          'x-http-method': 'DELETE',
+          'x-method-override': 'DELETE',
+          'x-original-url': '/gh/admin',
+          'x-rewrite-url': '/gh/admin',
         },
       },
     );
@@ -111,9 +117,13 @@ describe('a connected service', () => {
     expect(arrival.headers['user-agent']).toBe('agent/1.0');
     expect(arrival.headers.accept).toBe('application/json');
     const names = Object.keys(arrival.headers);
-    expect(names.filter((name) => /^(cookie|pag-|x-forwarded-|forwarded|x-request-id)/.test(name))).toEqual(
-      [],
-    );
+    expect(
+      names.filter((name) =>
+        /^(cookie|pag-|x-forwarded-|forwarded|x-request-id|x-http-method|x-method-override|x-original-url|x-rewrite-url)/.test(
+          name,
+        ),
+      ),
+    ).toEqual([]);
     expect(JSON.stringify(arrival.headers)).not.toContain('full-token');
 
     expect(answer.headers['x-request-id']).toBe('req-get-1');
@@ -246,6 +256,43 @@ describe('refusals', () => {
       headers: bearer('repos-read-token'),
     });
     expect(allowed.status).toBe(201);
+  });
+
+  test("a `read` token: Slack's write methods by GET are 403 and never sent; its read methods pass", async () => {
+    const before = upstream.arrivals.length;
+    for (const path of ['chat.postMessage?channel=C0123&text=hi', 'chat.delete?channel=C0123&ts=1.2']) {
+      const refused = await httpCall(url(`/api/v1/services/slack/${path}`), {
+        headers: bearer('read-token'),
+      });
+      const error = await expectError(refused, 403, 'INSUFFICIENT_SCOPE');
+      expect(error.message).toContain('services:slack:write');
+    }
+    expect(upstream.arrivals.length).toBe(before);
+    const read = await httpCall(url('/api/v1/services/slack/conversations.list?limit=1'), {
+      headers: bearer('read-token'),
+    });
+    expect(read.status).toBe(201);
+    expect(lastArrival()).toMatchObject({ method: 'GET', url: '/slack/conversations.list?limit=1' });
+  });
+
+  test('a method override in the query, or a body on GET: 400, nothing sent', async () => {
+    const before = upstream.arrivals.length;
+    for (const query of ['_method=DELETE', '%5FMETHOD=delete', 'x-http-method-override=PUT']) {
+      const refused = await httpCall(url(`/api/v1/services/github/repos/octo/x?${query}`), {
+        headers: bearer('full-token'),
+      });
+      await expectError(refused, 400, 'METHOD_OVERRIDE_REFUSED');
+    }
+    // Node's client frames a GET body only when told how (Content-Length or chunked).
+    const body = '{"state":"closed"}';
+    for (const framing of [{ 'content-length': String(body.length) }, { 'transfer-encoding': 'chunked' }]) {
+      const withBody = await httpCall(url('/api/v1/services/github/repos/octo/x'), {
+        headers: { ...bearer('full-token'), 'content-type': 'application/json', ...framing },
+        body,
+      });
+      await expectError(withBody, 400, 'BODY_NOT_ALLOWED');
+    }
+    expect(upstream.arrivals.length).toBe(before);
   });
 
   test('an unknown service: 404', async () => {

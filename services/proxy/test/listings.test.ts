@@ -53,7 +53,11 @@ describe('a fresh account', () => {
       authType: 'api_key',
       connected: false,
       resources: ['me', 'files', 'images', 'teams', 'projects'],
+      readAccess: expect.stringContaining('GET and HEAD'),
     });
+    expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
+      'chat.postMessage',
+    );
   });
 });
 

@@ -84,6 +84,15 @@ describe('buildOpenApiDocument', () => {
       'x-required-scope': 'services:{service}:{resource}:write',
       security: [{ bearerAuth: [] }, { oauth2: ['services:{name}:write'] }],
     });
+    expect(byId.get('proxyGet')).toMatchObject({
+      'x-required-scope': 'services:{service}:{resource}:{access}',
+      security: [
+        { bearerAuth: [] },
+        { oauth2: ['services:{name}:read'] },
+        { oauth2: ['services:{name}:write'] },
+      ],
+    });
+    expect(byId.get('proxyGet')?.description).toContain('chat.postMessage');
     expect(byId.get('knowledgeBase')?.description).toContain('`knowledge`');
     expect(byId.get('createHandshake')).toMatchObject({ security: [], 'x-required-scope': null });
     expect(byId.get('createTrigger')).toMatchObject({ 'x-plan': ['pro', 'heavy'] });

@@ -40,6 +40,13 @@ function oauthScope(scope: string): string {
   return scope.replaceAll(':{resource}', '').replaceAll('{service}', '{name}');
 }
 
+/** One requirement per catalogue scope that can satisfy the route (read or write when `{access}` is open). */
+function oauthRequirements(scope: string | null): JsonObject[] {
+  if (scope === null) return [{ oauth2: [] }];
+  if (!scope.includes('{access}')) return [{ oauth2: [oauthScope(scope)] }];
+  return ['read', 'write'].map((access) => ({ oauth2: [oauthScope(scope.replaceAll('{access}', access))] }));
+}
+
 function errorStatuses(route: RouteDefinition, hasParams: boolean): ErrorStatus[] {
   const bearer = route.auth === 'bearer';
   const body = route.requestBody !== null || (route.service === 'proxy' && route.method !== 'GET');
@@ -124,10 +131,7 @@ function operation(route: RouteDefinition): JsonObject {
           },
         }),
     responses,
-    security:
-      route.auth === 'none'
-        ? []
-        : [{ bearerAuth: [] }, { oauth2: scope === null ? [] : [oauthScope(scope)] }],
+    security: route.auth === 'none' ? [] : [{ bearerAuth: [] }, ...oauthRequirements(scope)],
     'x-required-scope': scope,
     'x-service': route.service,
     ...(route.plan === null ? {} : { 'x-plan': route.plan }),

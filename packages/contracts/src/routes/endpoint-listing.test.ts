@@ -40,6 +40,16 @@ describe('endpointsForScopes', () => {
     expect(allowed).not.toContain('proxyPost');
   });
 
+  test('a GET whose access the connector decides lists its template and any services access', () => {
+    const proxyGet = endpointsForScopes(['services:slack:write']).find(
+      (endpoint) => endpoint.id === 'proxyGet',
+    );
+    expect(proxyGet).toMatchObject({
+      requiredScope: 'services:{service}:{resource}:{access}',
+      allowed: true,
+    });
+  });
+
   test('one service sub-scope is enough for the proxy template of its access', () => {
     const allowed = allowedIds(['services:calendar:availability:read']);
     expect(allowed).toContain('proxyGet');

@@ -6,7 +6,7 @@
 
 import type { EndpointAccess } from '../schemas/auth.ts';
 import { expandScopes, scopeGrants } from '../scopes/scope-matcher.ts';
-import { documentedScope } from './match-route.ts';
+import { accessByMethod, documentedScope } from './match-route.ts';
 import { RouteTable } from './route-table.ts';
 import type { RouteDefinition } from './route-types.ts';
 
@@ -19,7 +19,8 @@ export function discoveryEndpoints(routes: readonly RouteDefinition[] = RouteTab
 
 /**
  * Every listed endpoint with whether the granted scopes allow it. A scope template counts as
- * allowed when the token holds that access on at least one service (or one resource of one).
+ * allowed when the token holds that access on at least one service (or one resource of one); a
+ * template whose access the connector decides, when it holds either.
  */
 export function endpointsForScopes(
   granted: readonly string[],
@@ -30,12 +31,16 @@ export function endpointsForScopes(
     .filter((route) => route.listed)
     .map((route) => {
       const scope = documentedScope(route);
-      const access = route.method === 'GET' ? ':read' : ':write';
+      // A GET whose access the connector decides may be a read or a write.
+      const access = accessByMethod(route);
+      const suffixes = access === null ? [':read', ':write'] : [`:${access}`];
       const allowed =
         scope === null
           ? true
           : scope.includes('{')
-            ? expanded.some((held) => held.startsWith('services:') && held.endsWith(access))
+            ? expanded.some(
+                (held) => held.startsWith('services:') && suffixes.some((suffix) => held.endsWith(suffix)),
+              )
             : scopeGrants(granted, scope);
       return { id: route.id, method: route.method, path: route.path, requiredScope: scope, allowed };
     });

@@ -5,6 +5,8 @@
  * route. Parameters are decoded and refused when they would smuggle a path through
  * percent-encoding; the rest-of-path parameter stays encoded because it is forwarded as is.
  */
+import type { Access } from '../connectors/connector-access.ts';
+import { accessOf } from '../connectors/connector-access.ts';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
 import { type CompiledPath, compilePath, decodeSegment, isSafeRestOfPath } from './route-path.ts';
 import { RouteTable } from './route-table.ts';
@@ -100,10 +102,19 @@ export function resourceOf(restOfPath: string | undefined): string | null {
   return first !== null && SCOPE_NAME_PATTERN.test(first) ? first : null;
 }
 
-/** The route's scope as documents show it: `{access}` resolved by the route's own method. */
+/**
+ * Whether the route's `{access}` is known from its method alone: write for every method but GET;
+ * read for GET unless a connector decides (then null: some GETs write, e.g. Slack's chat.postMessage).
+ */
+export function accessByMethod(route: RouteDefinition): Access | null {
+  if (route.method !== 'GET') return 'write';
+  return route.access === 'connector' ? null : 'read';
+}
+
+/** The route's scope as documents show it: `{access}` resolved when the method alone decides it. */
 export function documentedScope(route: RouteDefinition): string | null {
-  const access = route.method === 'GET' ? 'read' : 'write';
-  return route.scope?.replaceAll('{access}', access) ?? null;
+  const access = accessByMethod(route);
+  return access === null ? route.scope : (route.scope?.replaceAll('{access}', access) ?? null);
 }
 
 const wildcards = new WeakMap<RouteDefinition, string | null>();
@@ -117,10 +128,19 @@ function restOfPathOf(route: RouteDefinition, params: RouteParams): string | und
   return name === null ? undefined : params[name];
 }
 
+/** Read or write for this request: by its method, or as the connector of a proxy route classifies it. */
+function requestAccess(route: RouteDefinition, params: RouteParams, method: string): Access {
+  if (route.access === 'connector') {
+    return accessOf(params.service ?? '', method, restOfPathOf(route, params) ?? '');
+  }
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
 /**
  * The concrete scope a matched request needs, or null when any valid token (or none) will do.
- * Fills the route's template: `{access}` from the method, `{resource}` from the rest-of-path
- * (dropped with its colon when absent), any other `{name}` from the path parameters.
+ * Fills the route's template: `{access}` from the method or the connector (the route's `access`),
+ * `{resource}` from the rest-of-path (dropped with its colon when absent), any other `{name}` from
+ * the path parameters.
  */
 export function requiredScope(
   route: RouteDefinition,
@@ -128,9 +148,8 @@ export function requiredScope(
   method: string = route.method,
 ): string | null {
   if (route.scope === null) return null;
-  const access = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
   return route.scope.replace(/(:?)\{(\w+)\}/g, (_whole, colon: string, name: string) => {
-    if (name === 'access') return `${colon}${access}`;
+    if (name === 'access') return `${colon}${requestAccess(route, params, method)}`;
     if (name === 'resource') {
       const resource = resourceOf(restOfPathOf(route, params));
       return resource === null ? '' : `${colon}${resource}`;

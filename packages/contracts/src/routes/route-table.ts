@@ -8,8 +8,9 @@
  *   persona and identity to any valid token).
  * - vault tokens need `services:read`: metadata only, never a secret, but it reveals which
  *   services hold credentials.
- * - The services proxy takes GET (read) and POST/PUT/PATCH/DELETE (write); its scope is the
- *   service's, narrowed to the resource named by the first segment of the forwarded path.
+ * - The services proxy takes GET and POST/PUT/PATCH/DELETE; its scope is the service's, narrowed
+ *   to the resource named by the first segment of the forwarded path. Every method but GET writes;
+ *   whether a GET reads is the connector's call (Slack's chat.postMessage by GET writes).
  * - Device registration is POST {publicKey, deviceName} without a token; the owner claims and
  *   approves the device afterwards.
  * - Memory write and the trigger endpoints need a valid token and no scope, as the spec says.
@@ -45,20 +46,31 @@ const P = API_PREFIX;
 const TEXT = 'text/plain; charset=utf-8';
 const MARKDOWN = 'text/markdown; charset=utf-8';
 
-/** One template for every proxy method; {access} follows the method. */
+/** One template for every proxy method; {access} is decided by the connector (connector-access.ts). */
 export const PROXY_SCOPE = 'services:{service}:{resource}:{access}';
 export const PROXY_PATH = `${P}/services/:service/*path`;
 
+const PROXY_ACCESS: Record<HttpMethod, string> = {
+  GET: '{access} is read or write as the connector classifies the call: read for REST APIs; for Slack, whose methods all take GET, read only for its listed read methods (conversations.list, users.info…) and write for any other (chat.postMessage, chat.delete…). GET /api/v1/connectors says, per connector, what read allows. A GET with a body is refused (400 BODY_NOT_ALLOWED).',
+  POST: 'Always a write.',
+  PUT: 'Always a write.',
+  PATCH: 'Always a write.',
+  DELETE: 'Always a write.',
+};
+const NO_OVERRIDE =
+  'A method override in the query (_method and the like) is refused (400 METHOD_OVERRIDE_REFUSED); override headers are never forwarded.';
+
 function proxy(method: HttpMethod, id: string): RouteDefinition {
-  const access = method === 'GET' ? 'read' : 'write';
+  const access = method === 'GET' ? '{access}' : 'write';
   return r({
     id,
     method,
     path: PROXY_PATH,
     service: 'proxy',
     summary: `${method} on a connected service, with the owner's stored credentials`,
-    description: `Forwards the rest of the path, the query and the body to the connected service {service} with the owner's stored credentials. {resource} is the first segment of the forwarded path; services:{service}:${access} contains every such sub-scope and is what a path without a valid resource name needs.`,
+    description: `Forwards the rest of the path, the query and the body to the connected service {service} with the owner's stored credentials. ${PROXY_ACCESS[method]} ${NO_OVERRIDE} {resource} is the first segment of the forwarded path; services:{service}:${access} contains every such sub-scope and is what a path without a valid resource name needs.`,
     scope: PROXY_SCOPE,
+    access: 'connector',
     contentType: '*/*',
     paramPatterns: { service: SCOPE_NAME_PATTERN },
   });

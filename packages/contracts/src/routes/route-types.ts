@@ -26,11 +26,16 @@ export interface RouteDefinition {
   readonly auth: 'none' | 'bearer';
   /**
    * null: no scope beyond a valid token (or none at all when auth is 'none'). Otherwise a scope
-   * or a template: `{param}` is a path parameter, `{access}` is read for GET/HEAD and write
-   * otherwise, `{resource}` is the first segment of the `path` wildcard when it is a valid
-   * resource name; an absent `{resource}` drops together with its leading colon.
+   * or a template: `{param}` is a path parameter, `{access}` is read or write as `access` says,
+   * `{resource}` is the first segment of the `path` wildcard when it is a valid resource name; an
+   * absent `{resource}` drops together with its leading colon.
    */
   readonly scope: string | null;
+  /**
+   * How `{access}` is decided: 'method' (read for GET and HEAD, write otherwise) or 'connector'
+   * (the connector named by the `service` parameter classifies the call: connectors/connector-access.ts).
+   */
+  readonly access: 'method' | 'connector';
   readonly service: RouteService;
   /** Plans allowed to call it; null: every plan. */
   readonly plan: readonly Plan[] | null;
@@ -57,6 +62,7 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     description: input.summary,
     auth: 'bearer',
     scope: null,
+    access: 'method',
     plan: null,
     requestBody: null,
     response: null,

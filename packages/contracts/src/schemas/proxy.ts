@@ -48,6 +48,11 @@ export const Connector = z
       .array(ServiceName)
       .describe('Resource names usable in sub-scopes services:{name}:{resource}:read|write.')
       .meta({ examples: [['profile', 'availability', 'events']] }),
+    readAccess: z
+      .string()
+      .describe(
+        'What read access (read, services:read, services:{name}:read) lets an agent do here; anything else needs write.',
+      ),
   })
   .describe('A kind of third-party service the owner can connect.');
 export type Connector = z.infer<typeof Connector>;

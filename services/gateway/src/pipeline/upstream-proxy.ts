@@ -3,7 +3,8 @@
  * the proxy service's routes): http-proxy-middleware, redirects passed on unfollowed, the
  * service's own Host. Failures become the error body, recorded for the audit: 503 when the
  * service cannot be reached, 504 when it sends no answer within the timeout, 502 when it breaks
- * off before answering; after the answer started, a failure can only cut the connection.
+ * off before answering; after the answer started, a failure can only cut the connection. An answer
+ * the service gives before the body has arrived (the proxy's 413) reaches the client as given.
  *
  * Every forwarded request carries the gateway's proof (pag-gateway-proof, kit's gateway-proof.ts):
  * an HMAC under GATEWAY_SECRET over the method, path and request id exactly as sent, set as the
@@ -61,6 +62,12 @@ export function upstreamProxy(options: UpstreamProxyOptions): ProxyHandler<Incom
       proxyRes: (proxyRes) => {
         // The answer has started: from here its pace is the client's business too.
         proxyRes.socket?.setTimeout(0);
+        // Connection is hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says
+        // nothing about the client's. Passed on (http-proxy copies it), a service's early answer
+        // to a body still arriving (e.g. the proxy's 413) would close the client's connection
+        // while it writes, and the client would get a reset instead of the answer; without it,
+        // the client's own Connection header decides and http-proxy reads off the rest of the body.
+        delete proxyRes.headers.connection;
       },
       error: (error, req, res) => {
         const appError = upstreamError(options.serviceName, error, timedOut.has(req));

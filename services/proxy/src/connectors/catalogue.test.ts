@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { Connector, ServiceName } from '@pag/contracts';
+import { CONNECTOR_NAMES, Connector, ConnectorAccessTable, ServiceName } from '@pag/contracts';
 import { CONNECTORS, resolveConnectors } from './catalogue.ts';
 
 describe('connector catalogue', () => {
@@ -8,11 +8,20 @@ describe('connector catalogue', () => {
     for (const connector of CONNECTORS) {
       expect(ServiceName.safeParse(connector.name).success).toBe(true);
       expect(
-        Connector.safeParse({ ...connector, connected: false, resources: [...connector.resources] }).success,
+        Connector.safeParse({
+          ...connector,
+          connected: false,
+          resources: [...connector.resources],
+          readAccess: ConnectorAccessTable[connector.name].readAccess,
+        }).success,
       ).toBe(true);
       expect(new URL(connector.baseUrl).protocol).toBe('https:');
       expect(connector.baseUrl).not.toMatch(/\/$/);
     }
+  });
+
+  test("the catalogue and the contracts' read/write table name the same connectors", () => {
+    expect(CONNECTORS.map((connector) => connector.name).sort()).toEqual([...CONNECTOR_NAMES].sort());
   });
 
   test('a base URL can be overridden by name; the rest of the connector stays', () => {

@@ -5,9 +5,14 @@
  * (the contracts' matcher reads the resource from the forwarded path; names outside the scope
  * grammar, such as Slack's `chat.postMessage`, fall back to the service-wide scope).
  *
+ * Whether a call reads or writes is not decided here but in the contracts' connector-access table
+ * (the gateway needs it too, before it counts usage); every connector here must have an entry
+ * there, which its `name` type enforces.
+ *
  * Base URLs can be overridden per connector (CONNECTOR_BASE_URLS), so tests and staging point a
  * connector at a local stand-in; everything else about a connector is fixed here.
  */
+import type { ConnectorName } from '@pag/contracts';
 
 /** How the decrypted credential is put on the outgoing request. */
 export type CredentialPlacement =
@@ -15,7 +20,7 @@ export type CredentialPlacement =
   | { readonly type: 'header'; readonly name: string };
 
 export interface ConnectorDefinition {
-  readonly name: string;
+  readonly name: ConnectorName;
   readonly displayName: string;
   readonly authType: 'oauth2' | 'api_key';
   /** The API root; the forwarded path is appended to it. */

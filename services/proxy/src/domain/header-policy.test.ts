@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { isCallerOnlyHeader, isOriginScopedHeader } from './header-policy.ts';
 
 describe('header policy', () => {
-  test("the caller's credentials, identity and addresses never go upstream", () => {
+  test("the caller's credentials, identity, addresses and method overrides never go upstream", () => {
     for (const name of [
       'Authorization',
       'cookie',
@@ -15,6 +15,11 @@ describe('header policy', () => {
       'x-forwarded-host',
       'forwarded',
       'x-real-ip',
+      'X-HTTP-Method-Override',
+      'x-http-method',
+      'X-Method-Override',
+      'x-original-url',
+      'X-Rewrite-URL',
     ]) {
       expect([name, isCallerOnlyHeader(name)]).toEqual([name, true]);
     }

@@ -4,6 +4,9 @@
  * Towards the connected service, nothing of the caller's identity: its Authorization (our token,
  * never theirs), cookies, the gateway's identity and correlation headers (`pag-*`,
  * `x-request-id`) and every client-address header (`X-Forwarded-*`, `Forwarded`, `X-Real-IP`).
+ * Nor any header that makes a server take another method or path than the one the scope was
+ * checked for (`X-HTTP-Method-Override`, `X-HTTP-Method`, `X-Method-Override`, `X-Original-URL`,
+ * `X-Rewrite-URL`; Google's APIs honour the first).
  * The connector's credential is added afterwards, so a caller cannot supply its own either.
  *
  * Back to the caller, nothing that would speak for the gateway's origin: a third party's cookies,
@@ -20,6 +23,12 @@ const CALLER_ONLY = new Set<string>([
   'forwarded',
   'x-real-ip',
   ...Object.values(MessageHeaders),
+  // Would let a GET, checked as a read, act upstream as another method or at another path.
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-original-url',
+  'x-rewrite-url',
 ]);
 
 const ORIGIN_SCOPED = new Set<string>([

@@ -1,9 +1,10 @@
 /**
  * proxy.connectors.list (GET /api/v1/connectors): every connector of the catalogue, with whether
- * the caller's account has it connected (status connected) right now.
+ * the caller's account has it connected (status connected) right now, and what read access allows
+ * on it (the contracts' connector-access table, which also decides the scope of each call).
  */
 import type { ConnectorList } from '@pag/contracts';
-import { ProxySubjects } from '@pag/contracts';
+import { ConnectorAccessTable, ProxySubjects } from '@pag/contracts';
 import type { BusMessage, Subscription } from '@pag/kit';
 import { callerOf } from './caller.ts';
 import type { BusApiDeps } from './mod.ts';
@@ -22,6 +23,7 @@ export function serveConnectorsList({ bus, store, connectors }: BusApiDeps): Pro
           authType: connector.authType,
           connected: connected.has(connector.name),
           resources: [...connector.resources],
+          readAccess: ConnectorAccessTable[connector.name].readAccess,
         })),
       };
     },

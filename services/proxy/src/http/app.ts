@@ -1,9 +1,11 @@
 /**
  * The proxy's express app: one visible pipeline of small steps, each in its own module.
  *
- *   request id → metrics → gateway proof (the gateway's signature, else 403) → route lookup (the contracts' proxy routes only) → authentication
- *   (introspection, audience, account) → scope → connector and credential → streamed call to the
- *   connected service → error handler
+ *   request id → metrics → gateway proof (the gateway's signature, else 403) → route lookup (the
+ *   contracts' proxy routes only) → authentication (introspection, audience, account) → scope
+ *   (read or write as the connector classifies the call) → no method change (override
+ *   parameters, a body on GET) → connector and credential → streamed call to the connected
+ *   service → error handler
  */
 import type { Logger, Metrics } from '@pag/kit';
 import type { Express } from 'express';
@@ -18,6 +20,7 @@ import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
 import { gatewayOnly } from './gateway-only.ts';
 import { observe } from './observe.ts';
+import { refuseMethodChange } from './refuse-method-change.ts';
 import { requestId } from './request-id.ts';
 import { routeLookup } from './route-lookup.ts';
 
@@ -48,6 +51,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.use(routeLookup);
   app.use(authenticate(deps.publicUrl, deps.introspector));
   app.use(checkScope(deps.publicUrl));
+  app.use(refuseMethodChange);
   app.use(findConnection(deps));
   app.use(
     forwardUpstream({

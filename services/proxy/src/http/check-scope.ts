@@ -1,6 +1,7 @@
 /**
  * Step 3: the token must grant the scope of the call (services:{name}[:{resource}]:read|write,
- * decided by the contracts' hierarchical matcher). 403 names the missing scope in the message and
+ * read or write as the connector classifies the call, e.g. Slack's chat.postMessage by GET is a
+ * write; decided by the contracts' hierarchical matcher). 403 names the missing scope in the message and
  * in the RFC 6750 challenge, so the agent knows what to ask the owner for.
  */
 import { AppError, scopeGrants } from '@pag/contracts';

@@ -1,5 +1,5 @@
 /**
- * Step 4: the connector and the caller's credential for it. A name outside the catalogue is 404
+ * Step 5: the connector and the caller's credential for it. A name outside the catalogue is 404
  * NOT_FOUND (GET /api/v1/connectors lists the catalogue); a connector this account has not
  * connected, or whose connection expired or failed, tells the agent that the owner must connect
  * it (notConnected, errors.ts). A declared body over BODY_LIMIT_BYTES is refused here, before

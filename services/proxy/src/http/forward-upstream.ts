@@ -1,5 +1,5 @@
 /**
- * Step 5: stream the call to the connector's API with the owner's credential, through
+ * Step 6: stream the call to the connector's API with the owner's credential, through
  * http-proxy-middleware (one proxy per connector, its base URL the target): `{baseUrl}/{rest of
  * the path}?{query}`, path and query as the caller sent them (still percent-encoded), the body
  * and the answer streamed both ways, never buffered. The caller's own headers are filtered
@@ -9,7 +9,8 @@
  *
  * Failures become the error body: 504 UPSTREAM_TIMEOUT when the service has not started its
  * answer within UPSTREAM_TIMEOUT_MS, 413 when a body without Content-Length grows past
- * BODY_LIMIT_BYTES, 502 UPSTREAM_ERROR when it cannot be reached or breaks off before answering;
+ * BODY_LIMIT_BYTES (answered while the client may still be sending: answerWhileReceiving),
+ * 502 UPSTREAM_ERROR when it cannot be reached or breaks off before answering;
  * once the answer has started, a failure can only cut the connection. The timeout covers the wait
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
@@ -123,17 +124,42 @@ function connectorProxy(
           );
         }
         if (!('writeHead' in res) || res.headersSent || call === undefined) return void res.destroy();
-        const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-        if (call.failure === 'too-large') {
-          // The rest of the body is not wanted: read it off and close, so the client can read the answer.
-          headers.connection = 'close';
-          req.resume();
-        }
-        res.writeHead(appError.status, headers);
-        res.end(JSON.stringify(toErrorBody(appError, state(call.response).requestId)));
+        const body = JSON.stringify(toErrorBody(appError, state(call.response).requestId));
+        if (call.failure === 'too-large') return answerWhileReceiving(req, res, appError.status, body);
+        res.writeHead(appError.status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(body);
       },
     },
   });
+}
+
+/** How long a client still sending a refused body is read (and ignored) before the connection closes. */
+const LINGER_MS = 5_000;
+
+/**
+ * The answer to a body refused while the client is still sending it. The client must be able to
+ * read it: a socket closed while it writes ends in a reset that throws the answer away (RFC 9112
+ * §9.6), and Node closes at once after an answer to a request with `Connection: close`, which
+ * http-proxy puts on every chunked request it forwards (the gateway's included). So the answer is
+ * sent whole at once and the rest of the body read off; the response ends, and the connection
+ * closes, only when the client has stopped sending or after LINGER_MS.
+ */
+function answerWhileReceiving(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  });
+  res.write(body);
+  if (req.readableEnded || req.destroyed) return void res.end();
+  const end = () => {
+    clearTimeout(linger);
+    req.off('end', end).off('close', end);
+    res.end();
+  };
+  const linger = setTimeout(end, LINGER_MS).unref();
+  req.once('end', end).once('close', end);
+  req.resume();
 }
 
 function setCredential(proxyReq: ClientRequest, call: InFlight): void {

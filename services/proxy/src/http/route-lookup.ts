@@ -1,7 +1,8 @@
 /**
  * Step 1: the proxy serves only the contracts' proxy routes (`/api/v1/services/:service/*path`,
  * GET, POST, PUT, PATCH, DELETE), matched with the same matcher as the gateway, so both agree on
- * the service, the rest of the path and the scope it needs. Anything else is 404 ROUTE_NOT_FOUND;
+ * the service, the rest of the path and the scope it needs (read or write from the contracts'
+ * connector-access table, not from the method alone). Anything else is 404 ROUTE_NOT_FOUND;
  * another method on a proxy path is 405 with Allow.
  */
 import { AppError, matchRoute, requiredScope } from '@pag/contracts';
