@@ -55,7 +55,14 @@ export {
   PersonaList,
   UnavailablePart,
 } from './schemas/brain.ts';
-export { isTimeZone, ServiceName, Timestamp, TimeZone, utf8Length } from './schemas/common.ts';
+export {
+  isTimeZone,
+  ServiceName,
+  storableString,
+  Timestamp,
+  TimeZone,
+  utf8Length,
+} from './schemas/common.ts';
 export {
   AgentAuthBlock,
   ANONYMOUS_CREDENTIAL_TYPES,
@@ -86,6 +93,7 @@ export {
   VaultTokenMetadata,
 } from './schemas/proxy.ts';
 export { SchemaCatalogue } from './schemas/schema-catalogue.ts';
+export { findUnstorableText, isStorableText, unstorableReason } from './schemas/storable-text.ts';
 export {
   SCHEDULE_TYPES,
   Trigger,
