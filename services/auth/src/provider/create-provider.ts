@@ -7,13 +7,13 @@ import type { Logger } from '@pag/kit';
 import type { Configuration } from 'oidc-provider';
 import Provider from 'oidc-provider';
 import { serverMetadataExtensions } from '../discovery/server-metadata.ts';
-import { appErrorsAsOAuth } from './app-errors.ts';
+import { answerAppErrorsAsOAuth } from './app-errors.ts';
 
 export function createProvider(issuer: string, configuration: Configuration, logger: Logger): Provider {
   const provider = new Provider(issuer, configuration);
   // X-Forwarded-* come from the gateway alone (service.ts pins host and proto to PUBLIC_URL).
   provider.proxy = true;
-  provider.use(appErrorsAsOAuth);
+  answerAppErrorsAsOAuth(provider);
   provider.use(serverMetadataExtensions(issuer));
   provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc-provider server error'));
   provider.on('grant.revoked', (_ctx, grantId) => logger.info({ grantId }, 'grant revoked'));
