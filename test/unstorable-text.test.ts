@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RouteDefinition } from '@pag/contracts';
 import { buildOpenApiDocument, compilePath, RouteTable } from '@pag/contracts';
-import type { StackProcess } from '@pag/testkit';
+import type { Page, StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, parseForms, rowCounts, signUp, startStackProcess } from '@pag/testkit';
 
 const OWNER = { email: 'owner@unstorable.test', password: 'correct horse battery staple' };
@@ -479,27 +479,25 @@ describe('every form of the owner pages and the dashboard', () => {
     });
   }
 
-  test.each(PAGES)('%s: every field and every id in its form actions', async (path, who) => {
-    const browser = who === 'owner' ? owner : new Browser(stack.url);
-    const page = await browser.open(path);
-    expect(page.status).toBe(200);
+  /** Each field of each form on `page`, and each id in a form's action, bad in each way. */
+  async function sweepForms(browser: Browser, page: Page): Promise<void> {
+    const label = page.url.pathname;
     const forms = parseForms(page);
-    expect(forms.length).toBeGreaterThan(0);
+    expect({ label, forms: forms.length > 0 }).toEqual({ label, forms: true });
     for (const form of forms) {
       const fields = [...form.fields];
       for (const [name] of fields) {
         for (const kind of BAD_KINDS) {
-          const where = `${path} ${form.action.pathname} ${name} ${kind}`;
+          const where = `${label} ${form.action.pathname} ${name} ${kind}`;
           const body = fields
             .map(([key, value]) => `${key}=${key === name ? BAD[kind].encoded : encodeURIComponent(value)}`)
             .join('&');
           const refused = REFUSED_ENCODED.has(kind);
           await checked(where, refused, async () => {
             const response = await submitRaw(browser, form.action, form.method, body);
-            expect({ where, status: response.status < 500 }).toEqual({ where, status: true });
             if (refused && name !== '_csrf')
               expect({ where, status: response.status }).toEqual({ where, status: 400 });
-            await response.body?.cancel();
+            await expectPage(response, where);
           });
         }
       }
@@ -512,12 +510,39 @@ describe('every form of the owner pages and the dashboard', () => {
         const action = new URL(segments.with(id, BAD[kind].encoded).join('/'), stack.url);
         const body = fields.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
         await checked(where, REFUSED_ENCODED.has(kind), async () => {
-          const response = await submitRaw(browser, action, form.method, body);
-          expect({ where, status: response.status < 500 }).toEqual({ where, status: true });
-          await response.body?.cancel();
+          await expectPage(await submitRaw(browser, action, form.method, body), where);
         });
       }
     }
+  }
+
+  /** Below 500; an error is one of our pages, never a bare text or a trace. */
+  async function expectPage(response: Response, where: string): Promise<void> {
+    expect({ where, status: response.status < 500 }).toEqual({ where, status: true });
+    const text = await response.text();
+    if (response.status >= 400)
+      expect({ where, page: text.startsWith('<!doctype html>') }).toEqual({ where, page: true });
+  }
+
+  test.each(PAGES)('%s: every field and every id in its form actions', async (path, who) => {
+    const browser = who === 'owner' ? owner : new Browser(stack.url);
+    const page = await browser.open(path);
+    expect(page.status).toBe(200);
+    await sweepForms(browser, page);
+  });
+
+  test("the interaction's sign-in and consent pages", async () => {
+    const client = (await (
+      await post('/oauth/register', { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' })
+    ).json()) as { client_id: string };
+    const browser = new Browser(stack.url);
+    const authorize = `/oauth/authorize?client_id=${client.client_id}&response_type=code&scope=read&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&code_challenge=${CHALLENGE}&code_challenge_method=S256&state=s`;
+    const signIn = await browser.open(authorize);
+    expect(signIn.url.pathname).toMatch(/^\/interaction\//);
+    await sweepForms(browser, signIn);
+    const consent = await browser.submit(await browser.open(authorize), OWNER, '/login');
+    expect(consent.html).toContain('/confirm');
+    await sweepForms(browser, consent);
   });
 
   test('page queries: next, code, user_code, revoked, claimed', async () => {
