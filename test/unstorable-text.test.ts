@@ -12,9 +12,19 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RouteDefinition } from '@pag/contracts';
-import { buildOpenApiDocument, compilePath, RouteTable } from '@pag/contracts';
+import { RouteTable } from '@pag/contracts';
 import type { Page, StackProcess } from '@pag/testkit';
-import { Browser, csrfOf, parseForms, rowCounts, signUp, startStackProcess } from '@pag/testkit';
+import { Browser, csrfOf, parseForms, signUp, startStackProcess, tableDigests } from '@pag/testkit';
+import {
+  BAD,
+  BAD_KINDS,
+  bodySchemaOf,
+  jsonWith,
+  REFUSED_ENCODED,
+  REFUSED_IN_JSON,
+  sampleOf,
+  stringPaths,
+} from './support/unstorable-inputs.ts';
 
 const OWNER = { email: 'owner@unstorable.test', password: 'correct horse battery staple' };
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -22,24 +32,6 @@ const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGKSwh7sFs';
 /** Where the stack keeps what a request could write; the audit log and usage counters record every request. */
 const WRITABLE_SCHEMAS = ['auth', 'brain', 'proxy', 'trigger'];
-/** Rows every request may add: failed sign-ins are counted by design (login throttling). */
-const COUNTED_ANYWAY = new Set(['auth.login_attempts']);
-
-/**
- * As a decoded string (JSON bodies) and percent-encoded (forms, queries, paths). A URL cannot
- * carry a lone surrogate: its UTF-8-style encoding %ED%A0%80 is malformed UTF-8, which decoders
- * replace with U+FFFD or keep percent-encoded, as they do %C3%28.
- */
-const BAD = {
-  nul: { text: 'a\u0000b', encoded: 'a%00b' },
-  surrogate: { text: 'a\ud800b', encoded: 'a%ED%A0%80b' },
-  malformedUtf8: { text: null, encoded: 'a%C3%28b' },
-} as const;
-type BadKind = keyof typeof BAD;
-const BAD_KINDS = Object.keys(BAD) as BadKind[];
-/** What must be refused (400, nothing written); the rest may be stored as decoded, and must only never fail. */
-const REFUSED_IN_JSON = new Set<BadKind>(['nul', 'surrogate']);
-const REFUSED_ENCODED = new Set<BadKind>(['nul']);
 
 let stack: StackProcess;
 let owner: Browser;
@@ -77,73 +69,12 @@ function newRawKey(): string {
   return generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string;
 }
 
-function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+function post(path: string, body: unknown): Promise<Response> {
   return fetch(`${stack.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-}
-
-/** A JSON body with `value` at `path`: the text itself, or malformed UTF-8 bytes in its place. */
-function jsonWith(sample: unknown, path: string[], kind: BadKind): Buffer {
-  const marker = '@@BAD@@';
-  const body = structuredClone(sample) as Record<string, unknown>;
-  let at: Record<string, unknown> = body;
-  for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
-  at[path.at(-1) as string] = BAD[kind].text ?? marker;
-  const json = Buffer.from(JSON.stringify(body));
-  const index = json.indexOf(marker);
-  if (index === -1) return json;
-  return Buffer.concat([
-    json.subarray(0, index),
-    Buffer.from([0x61, 0xc3, 0x28, 0x62]),
-    json.subarray(index + 7),
-  ]);
-}
-
-/** Every path to a string in a JSON value. */
-function stringPaths(value: unknown, path: string[] = []): string[][] {
-  if (typeof value === 'string') return [path];
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) => stringPaths(item, [...path, key]));
-}
-
-type JsonSchema = Record<string, unknown>;
-/** The OpenAPI document the gateway serves, built from the route table. */
-const openApi = buildOpenApiDocument({ serverUrl: 'http://localhost', version: 'test' }) as unknown as {
-  paths: Record<
-    string,
-    Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>
-  >;
-  components: { schemas: Record<string, JsonSchema> };
-};
-
-function bodySchemaOf(route: RouteDefinition): JsonSchema {
-  const operation = openApi.paths[compilePath(route.path).openApiPath]?.[route.method.toLowerCase()];
-  const schema = operation?.requestBody?.content['application/json']?.schema;
-  if (schema === undefined) throw new Error(`no request body for ${route.id} in the OpenAPI document`);
-  return schema;
-}
-
-/** A valid value of a JSON schema from its examples, consts and first choices. */
-function sampleOf(schema: JsonSchema): unknown {
-  if (typeof schema.$ref === 'string') {
-    return sampleOf(openApi.components.schemas[schema.$ref.split('/').at(-1) as string] ?? {});
-  }
-  const examples = schema.examples as unknown[] | undefined;
-  if (examples?.length) return examples[0];
-  if ('const' in schema) return schema.const;
-  const choices = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
-  if (choices) return sampleOf(choices[0] as Record<string, unknown>);
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if (schema.type === 'array') return [sampleOf(schema.items as Record<string, unknown>)];
-  if (schema.type === 'object') {
-    const properties = schema.properties as Record<string, Record<string, unknown>>;
-    const required = (schema.required ?? []) as string[];
-    return Object.fromEntries(required.map((name) => [name, sampleOf(properties[name] ?? {})]));
-  }
-  throw new Error(`no sample for ${JSON.stringify(schema)}`);
 }
 
 /**
@@ -192,15 +123,15 @@ async function expectOAuthError(response: Response, where: string): Promise<void
   }
 }
 
-/** Runs `send` and checks it wrote nothing to the services' tables. */
+/** Runs `send` and checks it wrote nothing to the services' tables: no row added, changed or removed. */
 async function writesNothing(where: string, send: () => Promise<void>): Promise<void> {
-  const before = await rowCounts(databaseUrl, WRITABLE_SCHEMAS);
+  const before = await tableDigests(databaseUrl, WRITABLE_SCHEMAS);
   await send();
-  const after = await rowCounts(databaseUrl, WRITABLE_SCHEMAS);
-  const grown = [...after].filter(
-    ([table, count]) => !COUNTED_ANYWAY.has(table) && count > (before.get(table) ?? 0),
-  );
-  expect({ where, grown }).toEqual({ where, grown: [] });
+  const after = await tableDigests(databaseUrl, WRITABLE_SCHEMAS);
+  const changed = [...after]
+    .filter(([table, digest]) => before.get(table) !== digest)
+    .map(([table]) => table);
+  expect({ where, changed }).toEqual({ where, changed: [] });
 }
 
 async function checked(where: string, refused: boolean, send: () => Promise<void>): Promise<void> {
