@@ -13,10 +13,14 @@
  *   to see every `*.error`; the middleware below, outermost, then answers the AppError instead;
  * - in a middleware installed with provider.use (outside every route's error handler): the error
  *   would reach koa's default handler, a bare 500 with a stack trace on stderr; it is caught here.
+ * oidc-provider's own client errors that escape its route handlers (the session is saved after
+ * the route answered, e.g. end_session keeping a `state` the adapter refuses) would get koa's
+ * default plain-text answer; they are answered as OAuth errors here too.
  */
 import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 
 /** An AppError a client caused (status below 500), else null. */
 export function clientAppError(error: unknown): AppError | null {
@@ -44,6 +48,12 @@ export function answerAppErrorsAsOAuth(provider: Provider): void {
     try {
       await next();
     } catch (error) {
+      if (error instanceof errors.OIDCProviderError && error.expose) {
+        ctx.status = error.statusCode;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: error.error, error_description: error.error_description };
+        return;
+      }
       const appError = clientAppError(error);
       if (appError === null) throw error;
       answer(ctx, appError);
