@@ -3,8 +3,9 @@
  * pipeline of the embedded stack (request id, route lookup, introspection, scope, usage count,
  * dispatch, audit as far as it is there) with a dashboard token minted by `pag token create`
  * (AgentStore) among several stored ones; beside a bare node:http server answering the same
- * bytes (the handler without the pipeline). Then two wrong-token loads: the same wrong token
- * every time, and a fresh random one per request (nothing can be cached: each is introspected).
+ * bytes (the handler without the pipeline). Then wrong-token loads: the same forged token every
+ * time, a fresh forged one per request (our prefix, a random body, a wrong tag: what an attacker
+ * can make), and a fresh random string in the shape tokens had before the prefix (legacy).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -48,12 +49,19 @@ export async function mintStackTokens(stack: StackProcess, count: number): Promi
   return tokens.slice(-count);
 }
 
-/** A wrong token shaped like ours (same prefix and length), random each call. */
-export function wrongTokenLike(token: string): string {
-  const prefix = /^[a-z]+_/.exec(token)?.[0] ?? '';
-  return `${prefix}${randomBytes(token.length)
-    .toString('base64url')
-    .slice(0, token.length - prefix.length)}`;
+/**
+ * A forgery of a token of ours: its prefix (`pag_dt_`), then 256 random bits and a random 128-bit
+ * "tag", both base64url like ours; random each call. Without the tag key the tag is wrong.
+ */
+export function forgedTokenLike(token: string): string {
+  const prefix = /^pag_[a-z]{2}_/.exec(token)?.[0];
+  if (prefix === undefined) throw new Error('not a token of ours');
+  return `${prefix}${randomBytes(32).toString('base64url')}${randomBytes(16).toString('base64url')}`;
+}
+
+/** A random string in the shape tokens had before our prefix (oidc-provider's: 43 base64url characters). */
+export function legacyShapedToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 /** The baseline server answering `body` for every request, until disposed. */

@@ -51,7 +51,10 @@ const env = {
   COOKIE_KEYS: secret(),
   KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   TOKEN_HASH_KEY: secret(),
+  TOKEN_TAG_KEYS: secret(),
   INTROSPECTION_CLIENTS: `${RESOURCE_SERVER.id}:${RESOURCE_SERVER.secret}`,
+  // Required; unused here: the bench only introspects, which resource servers do directly.
+  GATEWAY_SECRET: secret(),
 };
 await using auth = await startReadyProcess({ args: [AUTH_MAIN], env });
 const config = loadAuthConfig(env);

@@ -2,12 +2,18 @@
  * The owner's token story in a real browser (Debian's chromium driven by playwright-core, with
  * JavaScript switched off: the dashboard must work without it), against the stack as a user
  * starts it: sign up, create a token on /dashboard/tokens, call the API with it, revoke it on
- * the dashboard, and see the API refuse it. See docs/adr/0014-browser-tests-with-debian-chromium.md.
+ * the dashboard, and see the API refuse it. Then, with JavaScript on, an OAuth authorization with
+ * response_mode=form_post: the auto-submitting page runs under its CSP and posts the code to the
+ * client. See docs/adr/0014-browser-tests-with-debian-chromium.md.
  */
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
-import { startStackProcess } from '@pag/testkit';
+import { Browser as HttpBrowser, signUp, startStackProcess } from '@pag/testkit';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
@@ -63,7 +69,6 @@ test('sign up, create a token, use it, revoke it, and the API refuses it', async
       page.getByRole('button', { name: 'Create token' }).click(),
     ]);
     expect(created.status()).toBe(201);
-    await page.waitForLoadState();
     const token = (await page.locator('#new-token').textContent()) ?? '';
     expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(page.url()).not.toContain(token);
@@ -79,5 +84,71 @@ test('sign up, create a token, use it, revoke it, and the API refuses it', async
     expect(problems).toEqual([]);
   } finally {
     await context.close();
+  }
+}, 60_000);
+
+test('response_mode=form_post: the page runs its script under its CSP and posts the code', async () => {
+  if (browser === undefined || stack === undefined) throw new Error('not started');
+  const owner = { email: 'form-post@example.test', password: 'a form post password' };
+  await signUp(new HttpBrowser(stack.url), owner);
+  // The client: a loopback server that receives the form's POST.
+  const received: string[] = [];
+  const client = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      received.push(`${req.method} ${req.url} ${body}`);
+      res.end('received');
+    });
+  });
+  client.listen(0, '127.0.0.1');
+  await once(client, 'listening');
+  const redirectUri = `http://127.0.0.1:${(client.address() as AddressInfo).port}/callback`;
+  const context = await browser.newContext({ javaScriptEnabled: true, baseURL: stack.url });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  try {
+    const registered = await fetch(`${stack.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Form post app', redirect_uris: [redirectUri] }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code',
+      response_mode: 'form_post',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'read',
+      state: 'form-post',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: `${stack.url}/api/v1`,
+    });
+    await page.goto(`/oauth/authorize?${query}`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(redirectUri);
+    expect(await page.textContent('body')).toBe('received');
+    // The browser may also ask the client for /favicon.ico.
+    const posts = received.filter((line) => line.startsWith('POST '));
+    expect(posts).toHaveLength(1);
+    const [line = ''] = posts;
+    expect(line).toMatch(/^POST \/callback /);
+    const form = new URLSearchParams(line.split(' ')[2]);
+    expect(form.get('code')).toEqual(expect.any(String));
+    expect(form.get('state')).toBe('form-post');
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+    client.close();
   }
 }, 60_000);

@@ -9,6 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceRegistered, TokenCapabilities } from '@pag/contracts';
+import { TOKEN_PATTERN } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, parseForms, startStackProcess } from '@pag/testkit';
 
@@ -99,6 +100,8 @@ describe('an Ed25519 device', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ token_type: 'Bearer', scope: 'read' });
     accessToken = body.access_token as string;
+    expect(accessToken.startsWith('pag_dv_')).toBe(true);
+    expect(accessToken).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
     const response = await api('/api/v1/tokens/me/capabilities', accessToken);
     expect(response.status).toBe(200);
     const capabilities = (await response.json()) as TokenCapabilities;

@@ -7,6 +7,7 @@
  * 429 and Retry-After.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TOKEN_PATTERN } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, signUp, startStackProcess } from '@pag/testkit';
 
@@ -62,6 +63,26 @@ const api = (path: string, token: string, init: RequestInit = {}) =>
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
   });
 
+describe('a token made on the dashboard', () => {
+  test('carries the dashboard prefix, matches the scanner pattern and works', async () => {
+    const form = await alice.open('/dashboard/tokens');
+    const created = await alice.submit(
+      form,
+      { name: 'prefix check', 'scope-read': 'on' },
+      '/dashboard/tokens',
+    );
+    expect(created.status).toBe(201);
+    const token = /<code id="new-token">([^<]+)<\/code>/.exec(created.html)?.[1] ?? '';
+    expect(token.startsWith('pag_dt_')).toBe(true);
+    expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
+    const capabilities = await api('/api/v1/tokens/me/capabilities', token);
+    expect(capabilities.status).toBe(200);
+    // One character of its tag changed: refused.
+    const forged = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+    expect((await api('/api/v1/tokens/me/capabilities', forged)).status).toBe(401);
+  });
+});
+
 describe('the handshake story', () => {
   let approved: { handshakeId: string; token: string; agentId: string } | undefined;
 
@@ -84,7 +105,8 @@ describe('the handshake story', () => {
     expect(shown.status).toBe(201);
     expect(shown.headers.get('cache-control')).toBe('no-store');
     const token = /<p class="secret"[^>]*>([^<]+)<\/p>/.exec(shown.html)?.[1] ?? '';
-    expect(token).not.toBe('');
+    expect(token.startsWith('pag_ht_')).toBe(true);
+    expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
 
     expect((await statusOf(created.handshakeId)).body.status).toBe('approved');
     const capabilities = await api('/api/v1/tokens/me/capabilities', token);
@@ -174,9 +196,9 @@ describe('two owners', () => {
 
 describe('the creation limit', () => {
   test('a flood from one address is cut off with 429, Retry-After and when to retry', async () => {
-    // Every request of this file came from this test's address; at most 10 pass in an hour.
+    // Every request of this file came from this test's address; at most 30 pass in an hour.
     let refused: Response | undefined;
-    for (let attempt = 0; attempt < 11 && refused === undefined; attempt += 1) {
+    for (let attempt = 0; attempt < 31 && refused === undefined; attempt += 1) {
       const response = await post('/api/v1/handshakes', {
         agentId: `flood-${attempt}@laptop`,
         requestedScopes: ['read'],
@@ -185,12 +207,12 @@ describe('the creation limit', () => {
       if (response.status === 429) refused = response;
       else expect(response.status).toBe(201);
     }
-    if (refused === undefined) throw new Error('11 creations from one address, none refused');
+    if (refused === undefined) throw new Error('31 creations from one address, none refused');
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     const { error } = (await refused.json()) as ErrorBody;
     expect(error.code).toBe('RATE_LIMITED');
-    expect(error.message).toMatch(/at most 10 per hour\. Retry in \d+ s/);
+    expect(error.message).toMatch(/at most 30 per hour for one owner\. Retry in \d+ s/);
   });
 });

@@ -69,6 +69,10 @@ describe('a daily limit of 50 across two gateway processes', () => {
       dailyLimit: 50,
     });
     const token = (await agents.issueToken(agent)).value;
+    // Retry-After counts from when a gateway answered; the bound is taken before any request is
+    // sent, so it is the largest value a correct answer can carry (taken after the answers
+    // arrive, it was smaller than a slow machine's correct Retry-After).
+    const untilMidnight = Math.ceil((nextUtcMidnight() - Date.now()) / 1000);
     const responses = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
         const response = await fetch(`${gateways[i % 2]?.url}${CAPABILITIES}`, {
@@ -94,7 +98,6 @@ describe('a daily limit of 50 across two gateway processes', () => {
       expect(daily?.used).toBeGreaterThanOrEqual(1);
       expect(daily?.used).toBeLessThanOrEqual(50);
     }
-    const untilMidnight = Math.ceil((nextUtcMidnight() - Date.now()) / 1000);
     for (const response of refused) {
       expect(ErrorBody.parse(response.body).error.code).toBe('USAGE_LIMIT_EXCEEDED');
       const retryAfter = Number(response.headers.get('retry-after'));

@@ -95,6 +95,7 @@ describe('MCP SDK client auth', () => {
       'AUTHORIZED',
     );
     const token = provider.saved?.access_token as string;
+    expect(token.startsWith('pag_at_')).toBe(true);
     const capabilities = await fetch(`${serverUrl}/tokens/me/capabilities`, {
       headers: { authorization: `Bearer ${token}` },
     });

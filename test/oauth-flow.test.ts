@@ -2,9 +2,11 @@
  * The whole OAuth 2.1 story with a real client library (openid-client), against the stack as a
  * user starts it: discovery from the base URL, dynamic registration, authorization with PKCE and
  * a resource indicator, the owner's login and consent through the HTML forms, code exchange, an
- * API call, refresh with rotation, reuse detection, revocation, and the API refusing the token.
+ * API call, refresh with rotation, reuse detection, revocation, and the API refusing the token;
+ * and signing out of the dashboard ending the OAuth session too.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TOKEN_PATTERN } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, signUp, startStackProcess } from '@pag/testkit';
 import * as client from 'openid-client';
@@ -77,6 +79,11 @@ describe('OAuth 2.1 with openid-client', () => {
   test('code, API call, refresh with rotation, reuse revokes the grant', async () => {
     const tokens = await authorize('read chat');
     expect(tokens.refresh_token).toBeDefined();
+    // Our shape (docs/adr/0025): a prefix per kind, found by the published scanner pattern.
+    expect(tokens.access_token.startsWith('pag_at_')).toBe(true);
+    expect(tokens.refresh_token?.startsWith('pag_rt_')).toBe(true);
+    for (const token of [tokens.access_token, tokens.refresh_token])
+      expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
 
     const capabilities = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
     expect(capabilities.status).toBe(200);
@@ -87,6 +94,8 @@ describe('OAuth 2.1 with openid-client', () => {
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string);
     expect(refreshed.refresh_token).toBeDefined();
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(refreshed.refresh_token?.startsWith('pag_rt_')).toBe(true);
+    expect(refreshed.access_token.startsWith('pag_at_')).toBe(true);
     expect((await api('/api/v1/tokens/me/capabilities', refreshed.access_token)).status).toBe(200);
 
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({
@@ -106,5 +115,47 @@ describe('OAuth 2.1 with openid-client', () => {
     const refused = await api('/api/v1/tokens/me/capabilities', tokens.access_token);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  test('after signing out of the dashboard, a consented client gets the sign-in page, not a code', async () => {
+    const browser = new Browser(stack.url);
+    const start = async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'read',
+        state,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        resource: `${stack.url}/api/v1`,
+      });
+      return { page: await browser.open(url), verifier, state };
+    };
+    const first = await start();
+    const consent = await browser.submit(first.page, { email: OWNER.email, password: OWNER.password });
+    const callback = await browser.submit(consent, {}, 'confirm');
+    await client.authorizationCodeGrant(config, callback.url, {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+    });
+    // Consented and signed in with the authorization server: the next one is a code at once.
+    const again = await start();
+    expect(again.page.url.origin).toBe('http://127.0.0.1:9');
+    const tokens = await client.authorizationCodeGrant(config, again.page.url, {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    expect(tokens.access_token).toEqual(expect.any(String));
+
+    const login = await browser.open('/login');
+    const dashboard = await browser.submit(login, { email: OWNER.email, password: OWNER.password });
+    expect(dashboard.url.pathname).toBe('/dashboard/tokens');
+    const out = await browser.submit(dashboard, {}, '/logout');
+    expect(out.url.pathname).toBe('/login');
+
+    const afterSignOut = await start();
+    expect(afterSignOut.page.url.pathname).toMatch(/^\/interaction\//);
+    expect(afterSignOut.page.html).toMatch(/name="password"/);
   });
 });

@@ -9,10 +9,18 @@
 import type { Logger } from '../../packages/kit/src/mod.ts';
 import { applyMigrations, createMetrics, NatsBus } from '../../packages/kit/src/mod.ts';
 import type { NatsServer, TestPostgres } from '../../packages/kit/src/testing/mod.ts';
-import { startNatsServer, startTestPostgres } from '../../packages/kit/src/testing/mod.ts';
+import {
+  startNatsServer,
+  startTestPostgres,
+  TEST_GATEWAY_SECRET,
+} from '../../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../../services/auth/src/mod.ts';
 import { authDatabase, startAuth } from '../../services/auth/src/mod.ts';
-import { RESOURCE_SERVER, testConfig } from '../../services/auth/test/support/start-test-auth.ts';
+import {
+  RESOURCE_SERVER,
+  TOKEN_TAG_KEY,
+  testConfig,
+} from '../../services/auth/test/support/start-test-auth.ts';
 import type { RunningGateway } from '../../services/gateway/src/mod.ts';
 import { gatewayDatabase, loadGatewayConfig, startGateway } from '../../services/gateway/src/mod.ts';
 
@@ -46,7 +54,8 @@ export async function startAuthOnNats(options: { publicUrl: string; logger: Logg
     await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
     authBus = await NatsBus.connect({ url: nats.url, name: 'auth', logger });
     auth = await startAuth({
-      config: testConfig(postgres.url, { publicUrl: options.publicUrl }),
+      // The gateway replicas below sign what they forward with the same secret.
+      config: testConfig(postgres.url, { publicUrl: options.publicUrl, gatewaySecret: TEST_GATEWAY_SECRET }),
       bus: authBus,
       logger,
       metrics: createMetrics({ defaultMetrics: false }),
@@ -69,8 +78,10 @@ export function gatewayEnv(env: AuthOnNats, publicUrl: string): Record<string, s
     PUBLIC_URL: publicUrl,
     DATABASE_URL: env.postgres.url,
     AUTH_URL: env.auth.url,
+    GATEWAY_SECRET: TEST_GATEWAY_SECRET,
     INTROSPECTION_CLIENT_ID: RESOURCE_SERVER.clientId,
     INTROSPECTION_CLIENT_SECRET: RESOURCE_SERVER.clientSecret,
+    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   };
 }
 

@@ -47,6 +47,10 @@ export const ErrorCatalogue = {
     status: 401,
     hint: 'The token is unknown, expired or revoked. Ask the owner for a new one through POST /api/v1/handshakes.',
   },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    hint: 'Submit the form from a page of this gateway; state-changing requests from other sites are refused.',
+  },
   INSUFFICIENT_SCOPE: {
     status: 403,
     hint: 'Ask the owner for a token that grants the scope named in the message.',
@@ -54,6 +58,10 @@ export const ErrorCatalogue = {
   DEVICE_PENDING_APPROVAL: {
     status: 403,
     hint: 'The owner must approve this device at /dashboard/devices first.',
+  },
+  GATEWAY_ONLY: {
+    status: 403,
+    hint: 'Internal services answer the gateway only; send the request to the gateway (PUBLIC_URL).',
   },
   PLAN_REQUIRED: { status: 403, hint: 'This feature needs a Pro or Heavy plan; the owner can upgrade.' },
   SERVICE_NOT_CONNECTED: {

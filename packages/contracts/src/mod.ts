@@ -56,7 +56,10 @@ export {
   UnavailablePart,
 } from './schemas/brain.ts';
 export {
+  displayName,
+  isCleanName,
   isTimeZone,
+  NAME_CHARACTERS_MESSAGE,
   ServiceName,
   storableString,
   Timestamp,
@@ -79,6 +82,7 @@ export {
   AuditEvent,
   DeviceEvent,
   DispatchRequest,
+  GATEWAY_PROOF_HEADER,
   HandshakeDecidedEvent,
   MessageHeaders,
   requestIdFor,
@@ -121,7 +125,7 @@ export {
   tryParseScope,
 } from './scopes/scope-grammar.ts';
 export { expandScopes, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
-export type { AuditSource } from './subjects.ts';
+export type { AuditSource, NatsUser, SubjectRoute } from './subjects.ts';
 export {
   AUDIT_SOURCES,
   AuditStream,
@@ -130,7 +134,18 @@ export {
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
+  NATS_USERS,
+  natsInboxPrefix,
   ProxySubjects,
   QueueGroups,
+  SubjectTable,
   TriggerSubjects,
 } from './subjects.ts';
+export type { IssuedTokenKind } from './token-format.ts';
+export {
+  TOKEN_KIND_CODES,
+  TOKEN_LEGACY_HEADER,
+  TOKEN_PATTERN,
+  TOKEN_RANDOM_LENGTH,
+  TOKEN_TAG_LENGTH,
+} from './token-format.ts';

@@ -9,6 +9,7 @@ import {
   EventSubjects,
   GatewaySubjects,
   ProxySubjects,
+  SubjectTable,
   TriggerSubjects,
 } from './subjects.ts';
 
@@ -49,5 +50,24 @@ describe('NATS subjects', () => {
   test('every NATS-dispatched route names a declared subject', () => {
     const declared = new Set(Object.values(requestSubjects).flatMap((subjects) => Object.values(subjects)));
     for (const route of RouteTable) if (route.subject !== null) expect(declared).toContain(route.subject);
+  });
+});
+
+describe('SubjectTable', () => {
+  test('lists every request and event subject exactly once', () => {
+    const { all: _all, ...events } = EventSubjects;
+    const declared = [
+      ...Object.values(requestSubjects).flatMap((subjects) => Object.values(subjects)),
+      ...Object.values(events),
+    ].sort();
+    expect(SubjectTable.map((route) => route.subject).sort()).toEqual(declared);
+  });
+
+  test('a request is answered by the service its subject names; only the gateway sends callers', () => {
+    for (const route of SubjectTable) {
+      if (route.kind === 'request') expect(route.subject.startsWith(`${route.to}.`)).toBe(true);
+      else expect(route.subject.startsWith(`events.${route.from}.`)).toBe(true);
+      if (route.carriesCaller) expect(route.from).toBe('gateway');
+    }
   });
 });

@@ -103,3 +103,65 @@ export const QueueGroups = {
   proxy: 'proxy',
   trigger: 'trigger',
 } as const;
+
+/**
+ * Who may meet on the bus: one NATS user per service. The nats-server configuration that gives
+ * each user its permissions (deploy/nats/nats-server.conf) is generated from SubjectTable below.
+ */
+export const NATS_USERS = ['gateway', 'auth', 'brain', 'proxy', 'trigger', 'audit'] as const;
+export type NatsUser = (typeof NATS_USERS)[number];
+
+/** One row of the table at the top of this file, as data. */
+export interface SubjectRoute {
+  subject: string;
+  kind: 'request' | 'event';
+  /** The only user allowed to publish it. */
+  from: NatsUser;
+  /** Request: the user answering it (queue group). Event: every user may listen. */
+  to: NatsUser | 'everyone';
+  /**
+   * The message names the caller in `pag-*` headers (MessageHeaders) that the receiver believes:
+   * only the gateway, which learnt them by introspection, may publish such a subject.
+   */
+  carriesCaller: boolean;
+}
+
+const request = (subject: string, from: NatsUser, to: NatsUser, carriesCaller: boolean): SubjectRoute => ({
+  subject,
+  kind: 'request',
+  from,
+  to,
+  carriesCaller,
+});
+const event = (subject: string, from: NatsUser): SubjectRoute => ({
+  subject,
+  kind: 'event',
+  from,
+  to: 'everyone',
+  carriesCaller: false,
+});
+
+/** Every request and event subject with its one publisher and its receivers. */
+export const SubjectTable: readonly SubjectRoute[] = [
+  request(AuthSubjects.handshakeCreate, 'gateway', 'auth', true),
+  request(AuthSubjects.handshakeStatus, 'gateway', 'auth', true),
+  request(AuthSubjects.deviceRegister, 'gateway', 'auth', true),
+  request(AuthSubjects.accountGet, 'brain', 'auth', false),
+  request(GatewaySubjects.usageGet, 'auth', 'gateway', false),
+  ...Object.values(BrainSubjects).map((subject) => request(subject, 'gateway', 'brain', true)),
+  ...Object.values(ProxySubjects).map((subject) => request(subject, 'gateway', 'proxy', true)),
+  ...Object.values(TriggerSubjects).map((subject) => request(subject, 'gateway', 'trigger', true)),
+  event(EventSubjects.tokenRevoked, 'auth'),
+  event(EventSubjects.deviceApproved, 'auth'),
+  event(EventSubjects.deviceRevoked, 'auth'),
+  event(EventSubjects.handshakeDecided, 'auth'),
+];
+
+/**
+ * The prefix of a user's reply inboxes (nats.js `inboxPrefix`): replies to one service's requests
+ * land under its own prefix, so no other user may subscribe to them.
+ */
+export function natsInboxPrefix(user: string): string {
+  // One subject token, whatever a connection is named.
+  return `_INBOX.${user.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}

@@ -1,6 +1,25 @@
 // auth
-export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './auth/mod.ts';
-export { IntrospectionClient, readIntrospectionAnswer, tokenSha256 } from './auth/mod.ts';
+export type {
+  ActiveToken,
+  IntrospectionClientOptions,
+  IntrospectOptions,
+  ProofVerdict,
+  SignedRequest,
+  TokenShape,
+} from './auth/mod.ts';
+export {
+  GATEWAY_SECRET_MIN_LENGTH,
+  IntrospectionClient,
+  legacyHeaderValue,
+  MAX_SKEW_SECONDS,
+  readIntrospectionAnswer,
+  readLegacyHeader,
+  signGatewayRequest,
+  TOKEN_TAG_KEY_MIN,
+  TokenTags,
+  tokenSha256,
+  verifyGatewayRequest,
+} from './auth/mod.ts';
 export type {
   Bus,
   BusHeaders,
@@ -14,6 +33,9 @@ export type {
   EventHandler,
   MemoryBusOptions,
   NatsBusOptions,
+  NatsCredentials,
+  NatsCredentialsValues,
+  NatsPermissions,
   RequestHandler,
   RequestOptions,
   StreamDefinition,
@@ -27,11 +49,16 @@ export {
   MemoryBroker,
   MemoryBus,
   NatsBus,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  natsPermissions,
+  renderNatsServerConfig,
 } from './bus/mod.ts';
 export type { Env } from './config/parse-config.ts';
 export {
   ConfigError,
   envBoolean,
+  envGatewaySecret,
   envLogLevel,
   envMilliseconds,
   envPort,

@@ -7,6 +7,7 @@ import type { AuthConfig } from '@pag/auth';
 import { loadAuthConfig } from '@pag/auth';
 import type { Env } from '@pag/kit';
 import type { StackSecrets } from './secrets.ts';
+import { embeddedGatewaySecret, embeddedTokenTagKey } from './secrets.ts';
 
 export function embeddedAuthConfig(
   env: Env,
@@ -18,6 +19,8 @@ export function embeddedAuthConfig(
       COOKIE_KEYS: secrets.cookieKeys.join(','),
       KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
       TOKEN_HASH_KEY: secrets.tokenHashKey,
+      GATEWAY_SECRET: embeddedGatewaySecret(secrets),
+      TOKEN_TAG_KEYS: embeddedTokenTagKey(secrets),
       ...env,
       PORT: '0',
       HOST: '127.0.0.1',

@@ -57,6 +57,29 @@ export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
   return parsed.data;
 }
 
+function derived(secrets: StackSecrets, label: string): Buffer {
+  const master = Buffer.from(secrets.keyEncryptionKey, 'base64');
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
+}
+
+/**
+ * TOKEN_TAG_KEYS in embedded mode (the auth service tags tokens with it, the gateway and the proxy
+ * verify them): derived from the token hash key with HKDF-SHA256 under a label of its own, for the
+ * reasons given for the vault key below: DATA_DIRs made before token tags existed need no new
+ * secret, and the stack and `pag` always agree. Knowing it tells nothing about the token hash key.
+ */
+export function embeddedTokenTagKey(secrets: StackSecrets): string {
+  return Buffer.from(
+    hkdfSync(
+      'sha256',
+      Buffer.from(secrets.tokenHashKey, 'utf8'),
+      Buffer.alloc(0),
+      'pag token tag key v1',
+      32,
+    ),
+  ).toString('base64url');
+}
+
 /**
  * The proxy's VAULT_ENCRYPTION_KEY in embedded mode (base64 of 32 bytes): derived from the key
  * encryption key with HKDF-SHA256 under a label of its own, so DATA_DIRs made before the proxy
@@ -64,8 +87,14 @@ export async function loadStackSecrets(dataDir: string): Promise<StackSecrets> {
  * never disagree on it, as they could if either wrote a fresh key into secrets.json.
  */
 export function embeddedVaultKey(secrets: StackSecrets): string {
-  const master = Buffer.from(secrets.keyEncryptionKey, 'base64');
-  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'pag proxy vault key v1', 32)).toString(
-    'base64',
-  );
+  return derived(secrets, 'pag proxy vault key v1').toString('base64');
+}
+
+/**
+ * GATEWAY_SECRET in embedded mode (the gateway signs what it forwards to auth and proxy with it):
+ * derived the same way under its own label, for the same reasons: DATA_DIRs made before it need
+ * nothing new, and the stack and `pag` always agree.
+ */
+export function embeddedGatewaySecret(secrets: StackSecrets): string {
+  return derived(secrets, 'pag gateway secret v1').toString('base64url');
 }

@@ -16,7 +16,7 @@ import { loadProxyConfig, startProxy } from '@pag/proxy';
 import { embeddedAuthConfig } from './auth-config.ts';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
-import { embeddedVaultKey, loadStackSecrets } from './secrets.ts';
+import { embeddedGatewaySecret, embeddedTokenTagKey, embeddedVaultKey, loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -30,7 +30,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
   const logger = createLogger({ service: 'stack', level: config.logLevel });
   const shutdown = new Shutdown(logger);
   try {
-    const ops = await startOps({ port: config.opsPort });
+    const ops = await startOps({ port: config.opsPort, host: config.host });
     shutdown.add('ops', () => ops.close());
     await mkdir(config.dataDir, { recursive: true });
     let databaseUrl = config.databaseUrl;
@@ -40,7 +40,12 @@ export async function startStack(env: Env): Promise<RunningStack> {
       databaseUrl = postgres.url;
     }
     await migrateAll(databaseUrl, logger);
-    const bus = await createBus({ natsUrl: config.natsUrl, name: 'stack', logger });
+    const bus = await createBus({
+      natsUrl: config.natsUrl,
+      natsCredentials: config.natsCredentials,
+      name: 'stack',
+      logger,
+    });
     shutdown.add('bus', () => bus.close());
     ops.health.addReadinessCheck('bus', () => {
       if (!bus.isReady()) throw new Error('bus disconnected');
@@ -50,6 +55,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const port = config.port === 0 ? await freePort() : config.port;
     const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
     const secrets = await loadStackSecrets(config.dataDir);
+    // The gateway and the proxy verify with the auth service's keys (TOKEN_TAG_KEYS overrides all three).
+    const tokenTagKeys = env.TOKEN_TAG_KEYS ?? embeddedTokenTagKey(secrets);
     const auth = await startAuth({
       config: embeddedAuthConfig(env, secrets, { publicUrl, databaseUrl, opsPort: ops.port }),
       bus,
@@ -72,6 +79,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const proxy = await startProxy({
       config: loadProxyConfig({
         VAULT_ENCRYPTION_KEY: embeddedVaultKey(secrets),
+        GATEWAY_SECRET: embeddedGatewaySecret(secrets),
         ...env,
         PORT: '0',
         HOST: '127.0.0.1',
@@ -81,6 +89,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
         AUTH_URL: auth.url,
         INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
         INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
+        TOKEN_TAG_KEYS: tokenTagKeys,
       }),
       bus,
       logger: createLogger({ service: 'proxy', level: config.logLevel }),
@@ -89,6 +98,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
     shutdown.add('proxy', () => proxy.close());
 
     const gatewayConfig = loadGatewayConfig({
+      GATEWAY_SECRET: embeddedGatewaySecret(secrets),
       ...env,
       PORT: String(port),
       OPS_PORT: String(ops.port),
@@ -98,6 +108,7 @@ export async function startStack(env: Env): Promise<RunningStack> {
       PROXY_URL: proxy.url,
       INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
       INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
+      TOKEN_TAG_KEYS: tokenTagKeys,
     });
     const gateway = await startGateway({
       config: gatewayConfig,
@@ -113,6 +124,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
       publicUrl: gateway.publicUrl,
       // The auth service's internal URL: what resource servers (and the benchmarks) introspect at.
       authUrl: auth.url,
+      // The proxy's internal URL: only the gateway's signed requests are served there.
+      proxyUrl: proxy.url,
       opsPort: ops.port,
       databaseUrl,
     });

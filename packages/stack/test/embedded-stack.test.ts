@@ -4,6 +4,7 @@
  * everything, PostgreSQL included, on SIGTERM within 10 s.
  */
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -40,6 +41,17 @@ async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
 async function postmasterPid(): Promise<number> {
   const text = await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
   return Number(text.split('\n', 1)[0]);
+}
+
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function isAlive(pid: number): boolean {
@@ -88,6 +100,17 @@ describe('embedded stack', () => {
       expect(isAlive(postgres)).toBe(false);
     }
   }, 60_000);
+
+  test('HOST binds the ops listener too, not only the public port', async () => {
+    const opsPort = await freePort();
+    await using stack = await startStackProcess({ env: { HOST: '127.0.0.1', OPS_PORT: String(opsPort) } });
+    const port = Number(new URL(stack.url).port);
+    for (const listening of [port, opsPort]) {
+      expect(await connects('127.0.0.1', listening)).toBe(true);
+      // Another loopback address of this host: refused by a listener bound to 127.0.0.1 only.
+      expect(await connects('127.0.0.2', listening)).toBe(false);
+    }
+  });
 
   test('a bad environment stops start-up with every bad key named', async () => {
     await expect(startStackProcess({ env: { PORT: 'eighty', LOG_LEVEL: 'loud' } })).rejects.toThrow(

@@ -38,6 +38,7 @@ async function requestAccess() {
 const statusOf = async (id: string) =>
   ((await (await fetch(`${stack.url}/api/v1/handshakes/${id}/status`)).json()) as { status: string }).status;
 
+const DAY_MS = 24 * 3600 * 1000;
 const ALICE = 'alice@example.test';
 const BOB = 'bob@example.test';
 
@@ -78,6 +79,9 @@ describe('pag handshake', () => {
     expect(approved.out[1]).toMatch(
       /^ag_\S+ {2}handshake {2}"cli-agent-1" {2}active {2}scopes read {2}per day 50/,
     );
+    // Without --expires, the token works for 90 days.
+    const expires = Date.parse(/ expires (\S+)/.exec(approved.out[1] ?? '')?.[1] ?? '');
+    expect(Math.abs(expires - (Date.now() + 90 * DAY_MS))).toBeLessThan(60_000);
     const token = approved.out.at(-1) ?? '';
     expect(await statusOf(first.handshakeId)).toBe('approved');
     const capabilities = await fetch(`${stack.url}/api/v1/tokens/me/capabilities`, {
@@ -97,6 +101,27 @@ describe('pag handshake', () => {
     expect(await statusOf(handshakeId)).toBe('denied');
   });
 
+  test('--expires sets the day the token stops working; a past or malformed day is refused', async () => {
+    const { handshakeId } = await requestAccess();
+    const approve = (...extra: string[]) =>
+      pag('handshake', 'approve', '--owner', ALICE, '--id', handshakeId, ...extra);
+    expect(await approve('--expires', '2020-01-01')).toMatchObject({
+      code: 2,
+      err: ['pag: The expiry must be in the future.'],
+    });
+    expect(await approve('--expires', 'next week')).toMatchObject({
+      code: 2,
+      err: ['pag: --expires must be a date written YYYY-MM-DD.'],
+    });
+    expect(await statusOf(handshakeId)).toBe('pending');
+    const day = new Date(Date.now() + 30 * DAY_MS).toISOString().slice(0, 10);
+    const approved = await approve('--expires', day);
+    expect(approved.code).toBe(0);
+    // Through that day, UTC.
+    const end = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString();
+    expect(approved.out[1]).toContain(` expires ${end}`);
+  });
+
   test('with two owners a request is claimed first; the other owner cannot decide it', async () => {
     expect((await pag('owner', 'create', '--email', BOB, '--password', 'a long enough pass')).code).toBe(0);
     const { handshakeId, claimUrl } = await requestAccess();
@@ -104,7 +129,10 @@ describe('pag handshake', () => {
       `no pending handshakes for ${BOB}`,
     ]);
     const claimed = await pag('handshake', 'claim', '--owner', BOB, '--code', claimUrl);
-    expect(claimed).toMatchObject({ code: 0, out: [`claimed ${handshakeId} from "cli-agent-3" for ${BOB}`] });
+    expect(claimed).toMatchObject({
+      code: 0,
+      out: [`claimed ${handshakeId} from "cli-agent-${requests}" for ${BOB}`],
+    });
     for (const argv of [
       ['handshake', 'approve', '--owner', ALICE, '--id', handshakeId],
       ['handshake', 'deny', '--owner', ALICE, '--id', handshakeId],

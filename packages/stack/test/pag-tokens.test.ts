@@ -186,6 +186,19 @@ describe('tenancy and revocation', () => {
     // not reach an embedded stack's in-memory bus yet): not asserted here.
   });
 
+  test('a name with a control character is exit code 2, and nothing is created', async () => {
+    const before = (await listed(ALICE)).length;
+    expect(
+      await pag('token', 'create', '--owner', ALICE, '--name', 'bot\u001b[2J', '--scopes', 'read'),
+    ).toMatchObject({
+      code: 2,
+      err: [
+        'pag: The name must not contain control characters (tabs, line breaks, bidirectional overrides).',
+      ],
+    });
+    expect((await listed(ALICE)).length).toBe(before);
+  });
+
   test('an unknown agent id, or a missing --agent, is exit code 2', async () => {
     expect(await pag('token', 'revoke', '--owner', ALICE, '--agent', 'ag_nothing')).toMatchObject({
       code: 2,

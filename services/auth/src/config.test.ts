@@ -9,7 +9,9 @@ const VALID = {
   COOKIE_KEYS: `${SECRET}, ${'b'.repeat(40)}`,
   KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
   TOKEN_HASH_KEY: SECRET,
+  TOKEN_TAG_KEYS: `${'d'.repeat(32)},${'e'.repeat(32)}`,
   INTROSPECTION_CLIENTS: `gateway:${SECRET},proxy:${'c'.repeat(32)}`,
+  GATEWAY_SECRET: 'g'.repeat(32),
 };
 
 function issues(env: Record<string, string | undefined>, embedded = false): string[] {
@@ -31,12 +33,15 @@ describe('auth config', () => {
       publicUrl: 'https://gateway.example.com',
       cookieKeys: [SECRET, 'b'.repeat(40)],
       tokenHashKey: SECRET,
+      tokenTagKeys: ['d'.repeat(32), 'e'.repeat(32)],
+      legacyTokensUntil: undefined,
       introspectionClients: [
         { clientId: 'gateway', clientSecret: SECRET },
         { clientId: 'proxy', clientSecret: 'c'.repeat(32) },
       ],
       accessTokenTtlSeconds: 3600,
       refreshTokenTtlSeconds: 30 * 24 * 3600,
+      gatewaySecret: 'g'.repeat(32),
     });
     expect(config.keyEncryptionKey).toEqual(Buffer.alloc(32, 1));
   });
@@ -47,16 +52,37 @@ describe('auth config', () => {
       COOKIE_KEYS: `${SECRET},short`,
       KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64'),
       TOKEN_HASH_KEY: 'short',
+      TOKEN_TAG_KEYS: `${SECRET},short`,
       INTROSPECTION_CLIENTS: 'gateway:short',
+      GATEWAY_SECRET: 'short',
       DATABASE_URL: undefined,
     });
     expect(found.map((issue) => issue.split(':')[0]).sort()).toEqual([
       'COOKIE_KEYS.1',
       'DATABASE_URL',
+      'GATEWAY_SECRET',
       'INTROSPECTION_CLIENTS',
       'KEY_ENCRYPTION_KEY',
       'TOKEN_HASH_KEY',
+      'TOKEN_TAG_KEYS.1',
     ]);
+  });
+
+  test('LEGACY_TOKENS_UNTIL is a date or none', () => {
+    expect(
+      loadAuthConfig({ ...VALID, LEGACY_TOKENS_UNTIL: '2027-01-31T00:00:00Z' }).legacyTokensUntil,
+    ).toEqual(new Date('2027-01-31T00:00:00Z'));
+    expect(loadAuthConfig({ ...VALID, LEGACY_TOKENS_UNTIL: 'none' }).legacyTokensUntil).toBeNull();
+    expect(issues({ ...VALID, LEGACY_TOKENS_UNTIL: 'soon' })).toEqual([
+      expect.stringMatching(/^LEGACY_TOKENS_UNTIL: must be an ISO date/),
+    ]);
+  });
+
+  test('GATEWAY_SECRET is required, embedded or not: the service answers only what the gateway signed', () => {
+    for (const embedded of [false, true])
+      expect(issues({ ...VALID, GATEWAY_SECRET: undefined }, embedded)).toEqual([
+        expect.stringMatching(/^GATEWAY_SECRET: /),
+      ]);
   });
 
   test('PUBLIC_URL is an origin, required outside embedded mode', () => {

@@ -2,12 +2,20 @@
  * The auth service's configuration: the only reader of the environment, parsed once at start-up.
  *
  * What it enforces: every secret has a minimum strength (cookie keys and the token hash key at
- * least 32 characters, the key-encryption key exactly 32 bytes of base64, introspection secrets at
- * least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
+ * least 32 characters, the key-encryption key exactly 32 bytes of base64, introspection secrets and
+ * token tag keys at least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
  * embedded stack starts the service; every bad key is listed at once.
  */
-import type { Env } from '@pag/kit';
-import { envLogLevel, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+} from '@pag/kit';
 import { z } from 'zod';
 
 const SECRET_MIN = 32;
@@ -20,6 +28,21 @@ const commaList = z
 const CookieKeys = commaList.pipe(
   z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
 );
+
+const TokenTagKeys = commaList.pipe(
+  z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
+);
+
+/** An ISO date, or `none` (no legacy token is looked up). */
+const LegacyUntil = z.string().transform((value, ctx) => {
+  if (value.trim() === 'none') return null;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO date such as 2027-01-31T00:00:00Z, or none' });
+    return z.NEVER;
+  }
+  return at;
+});
 
 const KeyEncryptionKey = z
   .string()
@@ -58,10 +81,14 @@ const AuthEnv = z.object({
   PUBLIC_URL: Origin.optional(),
   DATABASE_URL: envUrl,
   NATS_URL: z.string().optional(),
+  ...natsCredentialsEnv,
+  GATEWAY_SECRET: envGatewaySecret,
   LOG_LEVEL: envLogLevel,
   COOKIE_KEYS: CookieKeys,
   KEY_ENCRYPTION_KEY: KeyEncryptionKey,
   TOKEN_HASH_KEY: z.string().min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`),
+  TOKEN_TAG_KEYS: TokenTagKeys,
+  LEGACY_TOKENS_UNTIL: LegacyUntil.optional(),
   INTROSPECTION_CLIENTS: IntrospectionClients.default([]),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
@@ -87,6 +114,15 @@ export interface AuthConfig {
   publicUrl: string | undefined;
   databaseUrl: string;
   natsUrl: string | undefined;
+  /** The auth service's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /**
+   * The key of the gateway's proof (GATEWAY_SECRET): every path but introspection answers only
+   * requests the gateway signed, and X-Forwarded-For is believed only from them (app/gateway-only.ts).
+   * Required in the environment; undefined only for a service started in-process with no gateway
+   * in front (its own tests): then no proof is asked and no X-Forwarded-For believed.
+   */
+  gatewaySecret: string | undefined;
   logLevel: string;
   /** Sign oidc-provider's and our own cookies; the first signs, all verify (rotation). */
   cookieKeys: string[];
@@ -94,6 +130,16 @@ export interface AuthConfig {
   keyEncryptionKey: Buffer;
   /** Keys the HMAC under which oidc-provider's record ids (tokens) are stored. */
   tokenHashKey: string;
+  /**
+   * Tag every token issued (the first key) and verify presented ones (every key): a token of ours
+   * whose tag does not verify is refused without a lookup. Shared with the gateway and the proxy.
+   */
+  tokenTagKeys: string[];
+  /**
+   * Until when tokens without our prefix (issued before it existed) are looked up; null: never.
+   * Undefined: when the last stored one expires (store/legacy-cut-over.ts).
+   */
+  legacyTokensUntil: Date | null | undefined;
   introspectionClients: IntrospectionClient[];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -122,10 +168,14 @@ export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): A
     publicUrl: parsed.PUBLIC_URL === undefined ? undefined : new URL(parsed.PUBLIC_URL).origin,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     logLevel: parsed.LOG_LEVEL,
     cookieKeys: parsed.COOKIE_KEYS,
     keyEncryptionKey: parsed.KEY_ENCRYPTION_KEY,
     tokenHashKey: parsed.TOKEN_HASH_KEY,
+    tokenTagKeys: parsed.TOKEN_TAG_KEYS,
+    legacyTokensUntil: parsed.LEGACY_TOKENS_UNTIL,
     introspectionClients: parsed.INTROSPECTION_CLIENTS,
     accessTokenTtlSeconds: parsed.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: parsed.REFRESH_TOKEN_TTL_SECONDS,

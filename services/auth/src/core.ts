@@ -4,6 +4,7 @@
  * same core on the same database, so a token the CLI mints is the service's own kind of token.
  */
 import type { Logger } from '@pag/kit';
+import { TokenTags } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { AccountStore } from './accounts/mod.ts';
 import { agentClaims } from './agents/agent-claims.ts';
@@ -15,7 +16,9 @@ import { loadSigningKeys } from './keys/signing-keys.ts';
 import { createProvider } from './provider/create-provider.ts';
 import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
+import { tagTokenIds } from './provider/token-ids.ts';
 import { accountLookup } from './store/account-lookup.ts';
+import { LegacyCutOver } from './store/legacy-cut-over.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
 import { RecentTokens } from './store/recent-tokens.ts';
@@ -30,6 +33,8 @@ export interface AuthCore {
   readonly accounts: AccountStore;
   readonly agents: AgentStore;
   readonly signingKeyIds: string[];
+  /** Until when tokens without our prefix are looked up (docs/adr/0025); refresh() it now and then. */
+  readonly legacyTokens: LegacyCutOver;
   /**
    * Drops what introspection keeps about tokens another replica (or an operator command) revoked,
    * as TokenRevokedEvent tells; this replica's own revocations do it themselves.
@@ -60,11 +65,15 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     await options.onAccessTokensRevoked(revoked);
   };
   const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
+  const tokenTags = new TokenTags(config.tokenTagKeys);
+  const legacyTokens = await LegacyCutOver.load(prisma, config.legacyTokensUntil);
   const adapter = createOidcAdapterFactory({
     prisma,
     tokenHashKey: config.tokenHashKey,
     onAccessTokensRevoked,
     recentTokens,
+    tokenTags,
+    legacy: legacyTokens,
   });
   const configuration = providerConfiguration({
     config,
@@ -75,6 +84,12 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     findAccount: accountLookup(prisma),
   });
   const provider = createProvider(publicUrl, configuration, logger);
+  tagTokenIds(provider, tokenTags);
+  if (legacyTokens.open())
+    logger.info(
+      { legacyTokensUntil: legacyTokens.until },
+      'tokens issued before the pag_ prefix are accepted until then (LEGACY_TOKENS_UNTIL ends it earlier)',
+    );
   const agents = new AgentStore({
     prisma,
     provider,
@@ -92,6 +107,7 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     accounts: new AccountStore(prisma),
     agents,
     signingKeyIds: jwks.keys.map((key) => key.kid),
+    legacyTokens,
     forgetRevoked: (revoked) => {
       claims.forget(revoked.accountId, revoked.clientId);
       recentTokens.forgetRevoked(revoked);

@@ -106,6 +106,8 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       publicUrl,
       cookieKeys: config.cookieKeys,
       introspectionClients: config.introspectionClients,
+      gatewaySecret: config.gatewaySecret,
+      legacyTokens: core.legacyTokens,
       pageRouters: pages.routers,
       logger,
       metrics,
@@ -120,7 +122,8 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     const purge = startPurgeJob({
       intervalMs: PURGE_INTERVAL_MS,
       tasks: [
-        purgeExpiredPayloads(prisma),
+        // Legacy tokens expire and are revoked: the legacy path narrows, and closes with the last.
+        purgeExpiredPayloads(prisma, core.legacyTokens),
         { name: 'login_attempts', run: () => core.accounts.throttle.purgeExpired() },
       ],
       logger,

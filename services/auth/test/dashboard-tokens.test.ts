@@ -159,6 +159,11 @@ describe('creating a token', () => {
   test.each([
     [{ name: 'No scope' }, /Choose at least one scope/],
     [{ name: ' ', 'scope-read': 'on' }, /name must have/],
+    [{ name: 'bell\u0007bot', 'scope-read': 'on' }, /name must not contain control characters/],
+    [{ name: 'escape\u001b[2Jbot', 'scope-read': 'on' }, /name must not contain control characters/],
+    [{ name: 'tab\tbot', 'scope-read': 'on' }, /name must not contain control characters/],
+    [{ name: 'c1\u009bbot', 'scope-read': 'on' }, /name must not contain control characters/],
+    [{ name: 'gpj.\u202eexe', 'scope-read': 'on' }, /name must not contain control characters/],
     [{ name: 'Bad limit', 'scope-read': 'on', daily: 'lots' }, /daily limit must be a whole number/],
     [{ name: 'Zero', 'scope-read': 'on', monthly: '0' }, /monthly limit must be a whole number from 1/],
     [{ name: 'Past', 'scope-read': 'on', expires: '2020-01-01' }, /expiry must be in the future/],

@@ -204,6 +204,43 @@ describe('claiming and denying (two owners: new requests wait unassigned)', () =
     );
   });
 
+  test('the token expires 90 days after approval unless the owner picks a day; a past day is refused', async () => {
+    const DAY_MS = 24 * 3600 * 1000;
+    const dateIn = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
+    const claimed = async () => {
+      const created = await requestAccess();
+      const queue = await bob.submit(await page(bob, created.claimUrl), {}, '/claim');
+      expect(queue.html).toContain('You claimed this request');
+      return { id: created.handshakeId, queue };
+    };
+    const expiryOf = async (shown: Page) => {
+      const token = /<p class="secret"[^>]*>([^<]+)<\/p>/.exec(shown.html)?.[1] ?? '';
+      const answer = (await (await introspect(t.url, token, RESOURCE_SERVER)).json()) as { exp?: number };
+      return (answer.exp ?? 0) * 1000;
+    };
+
+    const first = await claimed();
+    // The form offers the default: the day 90 days from now.
+    expect(first.queue.html).toContain(`name="expires" type="date" value="${dateIn(90)}"`);
+    const past = await bob.submit(first.queue, { expires: '2020-01-01' }, `${first.id}/approve`);
+    expect(past.status).toBe(400);
+    expect(past.html).toContain('The expiry must be in the future.');
+    expect(await statusOf(first.id)).toBe('pending');
+    const kept = await bob.submit(first.queue, {}, `${first.id}/approve`);
+    expect(kept.status).toBe(201);
+    expect(kept.html).toContain('It works until');
+    // Through the end of that day (UTC): 90 to 91 days from now.
+    const defaultExpiry = await expiryOf(kept);
+    expect(defaultExpiry).toBeGreaterThan(Date.now() + 90 * DAY_MS - 60_000);
+    expect(defaultExpiry).toBeLessThanOrEqual(Date.now() + 91 * DAY_MS);
+
+    const second = await claimed();
+    const chosen = await bob.submit(second.queue, { expires: dateIn(10) }, `${second.id}/approve`);
+    expect(chosen.status).toBe(201);
+    const end = Date.parse(`${dateIn(10)}T00:00:00Z`) + DAY_MS;
+    expect(Math.abs((await expiryOf(chosen)) - end)).toBeLessThan(5_000);
+  });
+
   test('an owner who is not signed in is sent to the sign-in page', async () => {
     const stranger = new Browser(t.url);
     const response = await stranger.get('/dashboard/handshakes/claim?code=x');

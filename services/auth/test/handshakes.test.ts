@@ -1,8 +1,8 @@
 /**
  * Handshakes over the bus (what the gateway dispatches) and through the store the dashboard and
  * the CLI use: the claim code rests only as a hash, the only owner gets new requests at once and
- * otherwise they wait to be claimed, creation is limited per address and per agentId (429 with
- * Retry-After, counted in PostgreSQL, holding under concurrency), an unknown id is 404, approval
+ * otherwise they wait to be claimed, creation is limited per address and owner queue and per
+ * address and agentId (429 with Retry-After, counted in PostgreSQL, holding under concurrency), an unknown id is 404, approval
  * can only narrow the scopes and makes a working token once, and the status follows the token.
  */
 import { createHash } from 'node:crypto';
@@ -127,15 +127,19 @@ describe('status', () => {
 });
 
 describe('creation limits', () => {
-  test('an address may create 10 per hour; the 11th is 429 with Retry-After and says when', async () => {
+  const LIMITS = DEFAULT_CREATION_LIMITS;
+
+  test('an address may create 30 per hour; the 31st is 429 with Retry-After and says when', async () => {
     const address = freshAddress();
-    for (let i = 0; i < 10; i += 1) await create(body(), address);
+    for (let i = 0; i < LIMITS.perClientPerQueuePerHour; i += 1) await create(body(), address);
     const refused = await create(body(), address).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     const retryAfter = Number((refused as { headers: Record<string, string> }).headers['Retry-After']);
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect((refused as Error).message).toMatch(/at most 10 per hour\. Retry in \d+ s \(at \d{4}-.+Z\)\./);
+    expect((refused as Error).message).toMatch(
+      /at most 30 per hour for one owner\. Retry in \d+ s \(at \d{4}-.+Z\)\./,
+    );
     // Another address is not affected; an hour later this one may create again.
     await create(body());
     const hash = sha256(`client:${address}`);
@@ -146,65 +150,86 @@ describe('creation limits', () => {
     await create(body(), address);
   });
 
+  test("what an address sent to one owner's queue does not count for another's", async () => {
+    const address = freshAddress();
+    const sent = [];
+    for (let i = 0; i < LIMITS.perClientPerQueuePerHour; i += 1) sent.push(await create(body(), address));
+    await expect(create(body(), address)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // Owner A claims every one of them: they are in A's queue now, and the pool has room again.
+    for (const created of sent) await store.claim(ownerA, codeOf(created));
+    await expect(create(body(), address)).resolves.toMatchObject({ status: 'pending' });
+  });
+
   test('concurrent creations from one address cannot slip past the limit', async () => {
     const address = freshAddress();
-    const results = await Promise.allSettled(Array.from({ length: 14 }, () => create(body(), address)));
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const results = await Promise.allSettled(
+      Array.from({ length: LIMITS.perClientPerQueuePerHour + 4 }, () => create(body(), address)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(LIMITS.perClientPerQueuePerHour);
     for (const r of results.filter((r) => r.status === 'rejected'))
       expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' });
   });
 
-  test('an agentId may have 3 pending at once and create 5 per hour', async () => {
+  test('an agentId may have 3 pending at once and create 5 per hour from one address', async () => {
     const agentId = freshAgentId();
+    const address = freshAddress();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await create(body({ agentId }))).handshakeId);
-    const refused = await create(body({ agentId })).catch((error: unknown) => error);
+    for (let i = 0; i < 3; i += 1) ids.push((await create(body({ agentId }), address)).handshakeId);
+    const refused = await create(body({ agentId }), address).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 'RATE_LIMITED',
-      message: expect.stringContaining('3 handshakes waiting'),
+      message: expect.stringContaining('3 handshakes from your address waiting'),
     });
     expect(Number((refused as { headers: Record<string, string> }).headers['Retry-After'])).toBeGreaterThan(
       0,
     );
 
     // A decision frees a place (decided here in the table: these wait unassigned); the hourly limit holds.
-    await t.db.handshake.update({
-      where: { id: ids[0] ?? '' },
-      data: { status: 'denied', decidedAt: new Date() },
-    });
-    await create(body({ agentId }));
-    await t.db.handshake.update({
-      where: { id: ids[1] ?? '' },
-      data: { status: 'denied', decidedAt: new Date() },
-    });
-    await create(body({ agentId }));
+    for (const id of ids.slice(0, 2)) {
+      await t.db.handshake.update({ where: { id }, data: { status: 'denied', decidedAt: new Date() } });
+      await create(body({ agentId }), address);
+    }
     await t.db.handshake.update({
       where: { id: ids[2] ?? '' },
       data: { status: 'denied', decidedAt: new Date() },
     });
-    const hourly = await create(body({ agentId })).catch((error: unknown) => error);
+    const hourly = await create(body({ agentId }), address).catch((error: unknown) => error);
     expect(hourly).toMatchObject({
       code: 'RATE_LIMITED',
       message: expect.stringContaining('at most 5 per hour'),
     });
   });
 
+  test('a client looping on its agentId behind a shared address does not block the others there', async () => {
+    const ingress = freshAddress();
+    const looping = freshAgentId();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => create(body({ agentId: looping }), ingress)),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(LIMITS.pendingPerClientAgent);
+    // Other agents behind the same address, and the same agentId from elsewhere, still get through.
+    for (let i = 0; i < 5; i += 1) await create(body(), ingress);
+    await expect(create(body({ agentId: looping }), freshAddress())).resolves.toMatchObject({
+      status: 'pending',
+    });
+  });
+
   test('a pending request stops counting toward its agentId after 24 hours', async () => {
     const agentId = freshAgentId();
-    for (let i = 0; i < 3; i += 1) await create(body({ agentId }));
-    await expect(create(body({ agentId }))).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    const address = freshAddress();
+    for (let i = 0; i < 3; i += 1) await create(body({ agentId }), address);
+    await expect(create(body({ agentId }), address)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     await t.db.handshake.updateMany({
       where: { agentRef: agentId },
       data: { createdAt: new Date(Date.now() - 25 * 3600_000) },
     });
-    await expect(create(body({ agentId }))).resolves.toMatchObject({ status: 'pending' });
+    await expect(create(body({ agentId }), address)).resolves.toMatchObject({ status: 'pending' });
   });
 
   test('the API documentation states the limits enforced', () => {
-    const limits = DEFAULT_CREATION_LIMITS;
     expect(HandshakeCreateRequest.description).toContain(
-      `per client address (${limits.perClientPerHour} per hour) and per agentId ` +
-        `(${limits.pendingPerAgent} pending at once, ${limits.perAgentPerHour} per hour)`,
+      `per client address (${LIMITS.perClientPerQueuePerHour} per hour to one owner) and per agentId ` +
+        `from one address (${LIMITS.pendingPerClientAgent} pending at once, ${LIMITS.perClientAgentPerHour} per hour)`,
     );
   });
 

@@ -4,9 +4,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { applyMigrations, createLogger, createPrismaClient, startPurgeJob, tokenSha256 } from '@pag/kit';
+import {
+  applyMigrations,
+  createLogger,
+  createPrismaClient,
+  startPurgeJob,
+  TokenTags,
+  tokenSha256,
+} from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import { freePort, startTestPostgres } from '@pag/kit/testing';
 import type { AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { authDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
@@ -19,7 +26,9 @@ let db: PrismaClient;
 let adapters: AdapterFactory;
 const revoked: RevokedAccess[] = [];
 const now = () => Math.floor(Date.now() / 1000);
+/** Tokens in the shape issued before the pag_ prefix (legacy): this adapter still looks them up. */
 const token = () => randomBytes(32).toString('base64url');
+const tags = new TokenTags(['a-test-key-for-token-tags-0123456789abcdef']);
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
@@ -31,6 +40,8 @@ beforeAll(async () => {
     onAccessTokensRevoked: async (items) => {
       revoked.push(...items);
     },
+    tokenTags: tags,
+    legacy: { open: () => true },
   });
 }, 60_000);
 
@@ -51,6 +62,55 @@ function tokenPayload(kind: string, jti: string, grantId: string, extra: Partial
     ...extra,
   };
 }
+
+describe('oidc adapter: tokens read before any lookup', () => {
+  /** The flipped character is in the tag; the token keeps its length and alphabet. */
+  const flipTag = (value: string) =>
+    `${value.slice(0, -2)}${value.at(-2) === 'A' ? 'B' : 'A'}${value.at(-1)}`;
+
+  test('a token of ours is found; with a flipped tag character, or as the other kind, it is not', async () => {
+    const access = tags.mint('dashboard');
+    const refresh = tags.mint('refresh');
+    await adapters('AccessToken').upsert(access, tokenPayload('AccessToken', access, 'g-tags'), 600);
+    await adapters('RefreshToken').upsert(refresh, tokenPayload('RefreshToken', refresh, 'g-tags'), 600);
+    expect(await adapters('AccessToken').find(access)).toMatchObject({ jti: access });
+    expect(await adapters('RefreshToken').find(refresh)).toMatchObject({ jti: refresh });
+    expect(await adapters('AccessToken').find(flipTag(access))).toBeUndefined();
+    expect(await adapters('RefreshToken').find(flipTag(refresh))).toBeUndefined();
+    expect(await adapters('RefreshToken').find(access)).toBeUndefined();
+    expect(await adapters('AccessToken').find(refresh)).toBeUndefined();
+    // Only tokens without the prefix are marked legacy (the legacy cut-over follows those).
+    const legacy = token();
+    await adapters('AccessToken').upsert(legacy, tokenPayload('AccessToken', legacy, 'g-tags'), 600);
+    const rows = await db.oidcPayload.findMany({ where: { grantId: 'g-tags' }, orderBy: { model: 'asc' } });
+    expect(rows.map((row) => row.legacy).sort()).toEqual([false, false, true]);
+  });
+
+  test('a forged token, or a legacy one past the cut-over, costs no database read', async () => {
+    // A database that answers nothing: any query would fail.
+    const nowhere = createPrismaClient(PrismaClient, {
+      databaseUrl: `postgres://nobody:nothing@127.0.0.1:${await freePort()}/none`,
+      schema: 'auth',
+    });
+    try {
+      const offline = createOidcAdapterFactory({
+        prisma: nowhere,
+        tokenHashKey: 'a-test-key-for-record-ids-0123456789abcdef',
+        tokenTags: tags,
+        legacy: { open: () => false },
+      });
+      const forged = flipTag(tags.mint('oauth'));
+      expect(await offline('AccessToken').find(forged)).toBeUndefined();
+      expect(await offline('RefreshToken').find(flipTag(tags.mint('refresh')))).toBeUndefined();
+      expect(await offline('AccessToken').find(token())).toBeUndefined();
+      expect(await offline('RefreshToken').find(token())).toBeUndefined();
+      // The same adapter does read the database for a token that may exist.
+      await expect(offline('AccessToken').find(tags.mint('oauth'))).rejects.toThrow();
+    } finally {
+      await nowhere.$disconnect();
+    }
+  });
+});
 
 describe('oidc adapter', () => {
   test('what was stored is found again, with its id, and only under its own model', async () => {

@@ -81,6 +81,9 @@ describe('registration', () => {
     ['an http logo', { logo_uri: 'http://agent.example/logo.png' }, 'invalid_client_metadata'],
     ['an unknown scope', { scope: 'read everything' }, 'invalid_client_metadata'],
     ['a huge name', { client_name: 'x'.repeat(500) }, 'invalid_client_metadata'],
+    ['a name with a line break', { client_name: 'Agent\nApproved by admin' }, 'invalid_client_metadata'],
+    ['a name with an escape sequence', { client_name: 'Agent\u001b[2K' }, 'invalid_client_metadata'],
+    ['a name with a bidi override', { client_name: 'Agent \u202egnp.exe' }, 'invalid_client_metadata'],
   ])('refuses %s', async (_name, metadata, error) => {
     const before = await t.db.oidcPayload.count({ where: { model: 'Client' } });
     const response = await register(t.url, metadata);

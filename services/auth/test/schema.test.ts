@@ -19,5 +19,6 @@ describeSchemaChecks({
     '20261123100000_agents',
     '20261123120000_grant_lookup',
     '20261123180000_owner_sessions',
+    '20261124002500_token_format',
   ],
 });

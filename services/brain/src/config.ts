@@ -6,8 +6,16 @@
  * account's identity). It must stay below the gateway's CONTEXT_PART_TIMEOUT_MS (2 s by default),
  * so a silent auth service makes the brain answer UPSTREAM_TIMEOUT before the gateway gives up on it.
  */
-import type { Env } from '@pag/kit';
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+} from '@pag/kit';
 import { z } from 'zod';
 
 const BrainEnv = z.object({
@@ -15,6 +23,7 @@ const BrainEnv = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: envUrl,
   NATS_URL: z.string().optional(),
+  ...natsCredentialsEnv,
   LOG_LEVEL: envLogLevel,
   AUTH_TIMEOUT_MS: envMilliseconds(1_500),
 });
@@ -26,6 +35,8 @@ export interface BrainConfig {
   databaseUrl: string;
   /** Set: NATS; unset: the in-memory bus (useful only inside one process). */
   natsUrl: string | undefined;
+  /** The brain's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
   logLevel: string;
   /** How long the brain waits for auth.account.get when it seeds a fresh account's identity. */
   authTimeoutMs: number;
@@ -38,6 +49,7 @@ export function loadBrainConfig(env: Env): BrainConfig {
     host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
     logLevel: parsed.LOG_LEVEL,
     authTimeoutMs: parsed.AUTH_TIMEOUT_MS,
   };

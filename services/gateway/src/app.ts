@@ -3,7 +3,7 @@
  *
  *   request id → security headers → audit (one event per request, acknowledged before the answer)
  *   → auth service's paths (forwarded) → route lookup → body
- *   → validation → authentication → scope → usage count and limits → dispatch → error handler
+ *   → validation → authentication (rejected tokens budgeted per address) → scope → usage count and limits → dispatch → error handler
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
 import type { Express, RequestHandler } from 'express';
@@ -11,7 +11,7 @@ import express from 'express';
 import type { GatewayConfig } from './config.ts';
 import { errorHandler } from './errors.ts';
 import { audit } from './pipeline/audit.ts';
-import type { Introspector } from './pipeline/authenticate.ts';
+import type { AuthFailureBudget, Introspector } from './pipeline/authenticate.ts';
 import { authenticate } from './pipeline/authenticate.ts';
 import { checkScope } from './pipeline/check-scope.ts';
 import type { UsageCounter } from './pipeline/count-usage.ts';
@@ -36,6 +36,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Token validation; undefined while no auth service is reachable (bearer routes answer 503). */
   introspector?: Introspector;
+  /** Rejected tokens per client address; undefined without a database (then no introspection either). */
+  authFailures?: AuthFailureBudget;
   /** Where authenticated requests are counted; undefined without a database (they answer 503). */
   usage?: UsageCounter;
 }
@@ -52,13 +54,14 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId);
   app.use(observe(deps.metrics));
-  app.use(securityHeaders);
+  app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
   app.use(
     forwardAuth({
       publicUrl: config.publicUrl,
       authUrl: config.authUrl,
       timeoutMs: config.dispatchTimeoutMs,
+      gatewaySecret: config.gatewaySecret,
       logger: deps.logger,
     }),
   );
@@ -66,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(routeHeaders);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(validateBody);
-  app.use(authenticate(config.publicUrl, deps.introspector));
+  app.use(authenticate(config.publicUrl, deps.introspector, deps.authFailures));
   app.use(checkScope(config.publicUrl));
   app.use(countUsage(deps.usage, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
@@ -77,8 +80,12 @@ export function createApp(deps: AppDeps): Express {
   );
   const forward = new Map<string, RequestHandler>();
   if (config.proxyUrl !== undefined) {
-    const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs } = config;
-    forward.set('proxy', forwardProxy({ publicUrl, proxyUrl, timeoutMs, logger: deps.logger }));
+    const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs, gatewaySecret } = config;
+    if (gatewaySecret === undefined) throw new Error('GATEWAY_SECRET is required with PROXY_URL');
+    forward.set(
+      'proxy',
+      forwardProxy({ publicUrl, proxyUrl, timeoutMs, gatewaySecret, logger: deps.logger }),
+    );
   }
   app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local, forward }));
   app.use(errorHandler(deps.logger, config.publicUrl));

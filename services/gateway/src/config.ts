@@ -2,8 +2,18 @@
  * The gateway's configuration: the only reader of the environment, parsed once at start-up.
  */
 
-import type { Env } from '@pag/kit';
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+  TOKEN_TAG_KEY_MIN,
+} from '@pag/kit';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
@@ -30,6 +40,14 @@ const TrustProxy = z
     return list;
   });
 
+/** TOKEN_TAG_KEYS: comma-separated, each at least TOKEN_TAG_KEY_MIN characters (the auth service's). */
+const TokenTagKeys = z
+  .string()
+  .transform((value) => value.split(',').map((key) => key.trim()))
+  .pipe(
+    z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
+  );
+
 const GatewayEnv = z
   .object({
     PORT: envPort(8080),
@@ -37,6 +55,8 @@ const GatewayEnv = z
     HOST: z.string().default('0.0.0.0'),
     PUBLIC_URL: envUrl.optional(),
     NATS_URL: z.string().optional(),
+    ...natsCredentialsEnv,
+    GATEWAY_SECRET: envGatewaySecret.optional(),
     DATABASE_URL: envUrl.optional(),
     LOG_LEVEL: envLogLevel,
     BODY_LIMIT_BYTES: z.coerce
@@ -50,11 +70,14 @@ const GatewayEnv = z
     INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
     INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
     INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+    TOKEN_TAG_KEYS: TokenTagKeys.optional(),
     PROXY_URL: envUrl.optional(),
     CONTEXT_PART_TIMEOUT_MS: envMilliseconds(2_000),
     HEADERS_TIMEOUT_MS: envMilliseconds(10_000),
     REQUEST_TIMEOUT_MS: envMilliseconds(30_000),
     TRUST_PROXY: TrustProxy,
+    AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   })
   .refine(
     (env) => (env.INTROSPECTION_CLIENT_ID === undefined) === (env.INTROSPECTION_CLIENT_SECRET === undefined),
@@ -63,11 +86,26 @@ const GatewayEnv = z
       path: ['INTROSPECTION_CLIENT_SECRET'],
     },
   )
+  // Tokens are checked only with the keys their tags verify under.
+  .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.TOKEN_TAG_KEYS !== undefined, {
+    message:
+      "required with INTROSPECTION_CLIENT_ID: the auth service's TOKEN_TAG_KEYS, so forged tokens are refused at once",
+    path: ['TOKEN_TAG_KEYS'],
+  })
   // node:http refuses a headers timeout longer than the request timeout.
   .refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
     message: 'must not exceed REQUEST_TIMEOUT_MS',
     path: ['HEADERS_TIMEOUT_MS'],
   })
+  // The auth and proxy services answer only what the gateway signed.
+  .refine(
+    (env) => (env.AUTH_URL === undefined && env.PROXY_URL === undefined) || env.GATEWAY_SECRET !== undefined,
+    {
+      message:
+        'required with AUTH_URL or PROXY_URL: the gateway signs what it forwards with it (the same value as the auth and proxy services)',
+      path: ['GATEWAY_SECRET'],
+    },
+  )
   // A gateway that accepts tokens counts every agent's requests against its limits, in its database.
   .refine((env) => env.INTROSPECTION_CLIENT_ID === undefined || env.DATABASE_URL !== undefined, {
     message:
@@ -86,6 +124,10 @@ export interface GatewayConfig {
    */
   publicUrl: string | undefined;
   natsUrl: string | undefined;
+  /** The gateway's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /** Signs what the gateway forwards to the auth and proxy services; set whenever either is. */
+  gatewaySecret: string | undefined;
   /** The usage counters' database; required when tokens are checked (introspection is configured). */
   databaseUrl: string | undefined;
   logLevel: string;
@@ -94,7 +136,9 @@ export interface GatewayConfig {
   /** Internal URL of the auth service; unset: its paths and bearer routes answer 503. */
   authUrl: string | undefined;
   /** The gateway's own confidential client at the auth service, for RFC 7662 introspection. */
-  introspection: { clientId: string; clientSecret: string; cacheMs: number } | undefined;
+  introspection:
+    | { clientId: string; clientSecret: string; cacheMs: number; tokenTagKeys: string[] }
+    | undefined;
   /** Internal URL of the proxy service; unset: /api/v1/services/:service/* answers 503. */
   proxyUrl: string | undefined;
   /** How long GET /api/v1/gateway/context waits for each of its parts before calling it unavailable. */
@@ -105,6 +149,11 @@ export interface GatewayConfig {
   requestTimeoutMs: number;
   /** express's 'trust proxy': who may tell the client's address (TRUST_PROXY); false: nobody. */
   trustProxy: number | string[] | false;
+  /**
+   * The budget of rejected tokens per client address (docs/adr/0026): at most `limit` within
+   * `windowSeconds` of the first; past it the address is refused (429) until the window ends.
+   */
+  authFailures: { limit: number; windowSeconds: number };
 }
 
 export function loadGatewayConfig(env: Env): GatewayConfig {
@@ -115,6 +164,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     host: parsed.HOST,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     databaseUrl: parsed.DATABASE_URL,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
@@ -125,13 +176,20 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     trustProxy: parsed.TRUST_PROXY,
+    authFailures: {
+      limit: parsed.AUTH_FAILURES_PER_ADDRESS,
+      windowSeconds: parsed.AUTH_FAILURE_WINDOW_SECONDS,
+    },
     introspection:
-      parsed.INTROSPECTION_CLIENT_ID === undefined || parsed.INTROSPECTION_CLIENT_SECRET === undefined
+      parsed.INTROSPECTION_CLIENT_ID === undefined ||
+      parsed.INTROSPECTION_CLIENT_SECRET === undefined ||
+      parsed.TOKEN_TAG_KEYS === undefined
         ? undefined
         : {
             clientId: parsed.INTROSPECTION_CLIENT_ID,
             clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
             cacheMs: parsed.INTROSPECTION_CACHE_MS,
+            tokenTagKeys: parsed.TOKEN_TAG_KEYS,
           },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The gateway as a unit the embedded stack and main.ts both start: the usage counters' database
- * client (with DATABASE_URL) and their bus subject, listen, then serve the app built for the URL
+ * client (with DATABASE_URL) and their bus subject, the budget of rejected tokens per address, listen, then serve the app built for the URL
  * actually bound (so PORT=0 works in tests); close() finishes in-flight requests, then stops the
  * subject and the introspection client, writes the counts still in memory and disconnects the
  * database client, in that order.
@@ -17,6 +17,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { serveUsageQuery } from './handlers/usage-get.ts';
 import { auditStreamDefinition } from './pipeline/audit.ts';
 import { kitIntrospector } from './pipeline/kit-introspector.ts';
+import { AuthFailureStore } from './store/auth-failures.ts';
 import { UsageStore } from './store/usage-store.ts';
 
 export interface GatewayDeps {
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** The process's metrics registry (shared by every service in embedded mode). */
   metrics: Metrics;
+  /** The clock of the rejected-token budget (tests move it); default: the system clock. */
+  now?: () => Date;
 }
 
 export interface RunningGateway extends AsyncDisposable {
@@ -38,6 +41,8 @@ export interface RunningGateway extends AsyncDisposable {
 const USAGE_FLUSH_MS = 1_000;
 /** How often old daily usage counts are deleted. */
 const PURGE_INTERVAL_MS = 60 * 60_000;
+/** How often a replica reads the addresses other replicas found past their budget of rejected tokens. */
+const BLOCKED_REFRESH_MS = 1_000;
 
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const { config, bus, logger, metrics } = deps;
@@ -60,6 +65,15 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
         });
   const usage =
     prisma === undefined ? undefined : new UsageStore(prisma, { flushMs: USAGE_FLUSH_MS, logger });
+  const authFailures =
+    prisma === undefined
+      ? undefined
+      : new AuthFailureStore(prisma, {
+          policy: config.authFailures,
+          refreshMs: BLOCKED_REFRESH_MS,
+          now: deps.now ?? (() => new Date()),
+          logger,
+        });
   let usageQuery: Subscription | undefined;
   let introspection: IntrospectionClient | undefined;
   let port: number;
@@ -73,20 +87,32 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     await usageQuery?.close();
     await introspection?.close();
     await usage?.close();
+    await authFailures?.close();
     await prisma?.$disconnect();
     throw error;
   }
   const purge =
-    usage === undefined
+    usage === undefined || authFailures === undefined
       ? undefined
       : startPurgeJob({
           intervalMs: PURGE_INTERVAL_MS,
-          tasks: [{ name: 'usage_counters', run: () => usage.purgeOldDays() }],
+          tasks: [
+            { name: 'usage_counters', run: () => usage.purgeOldDays() },
+            { name: 'auth_failures', run: () => authFailures.purgeEnded() },
+          ],
           logger,
         });
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const introspector = introspection === undefined ? undefined : kitIntrospector(introspection);
-  const app = createApp({ config: { ...config, publicUrl }, bus, logger, metrics, introspector, usage });
+  const app = createApp({
+    config: { ...config, publicUrl },
+    bus,
+    logger,
+    metrics,
+    introspector,
+    usage,
+    authFailures,
+  });
   server.on('request', app);
   logger.info(
     { port, publicUrl, authUrl: config.authUrl, countsUsage: usage !== undefined },
@@ -99,6 +125,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     await introspection?.close();
     await purge?.stop();
     await usage?.close();
+    await authFailures?.close();
     await prisma?.$disconnect();
   };
   return { publicUrl, port, server, close, [Symbol.asyncDispose]: close };
@@ -112,6 +139,7 @@ async function startIntrospection(deps: GatewayDeps): Promise<IntrospectionClien
     authUrl,
     clientId: introspection.clientId,
     clientSecret: introspection.clientSecret,
+    tokenTagKeys: introspection.tokenTagKeys,
     cacheMs: introspection.cacheMs,
     bus: deps.bus,
     logger: deps.logger,

@@ -11,7 +11,7 @@ import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
 import { AuditLog } from './audit-log.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -51,6 +51,7 @@ beforeAll(async () => {
     DATABASE_URL: postgres.url,
     BODY_LIMIT_BYTES: '1024',
     INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
     INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
   });
   log = await AuditLog.follow(gateway.bus);

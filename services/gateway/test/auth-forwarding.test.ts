@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ErrorBody } from '@pag/contracts';
-import { freePort } from '@pag/kit/testing';
+import { ErrorBody, GATEWAY_PROOF_HEADER } from '@pag/contracts';
+import { signGatewayRequest, verifyGatewayRequest } from '@pag/kit';
+import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { FakeAuthService } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
@@ -85,6 +86,28 @@ describe('forwarding to the auth service', () => {
     expect(headers['x-real-ip']).toBeUndefined();
     expect(headers.host).toBe(new URL(auth.url).host);
     expect(headers['x-request-id']).toMatch(/.+/);
+  });
+
+  test("every forwarded request carries the gateway's proof over its method, path and request id; a client's own is replaced", async () => {
+    const forged = signGatewayRequest('a-guessed-secret-that-is-long-enough-0000', {
+      method: 'POST',
+      path: '/oauth/token?x=1',
+      requestId: 'req-client',
+    });
+    const response = await fetch(`${gateway.url}/oauth/token?x=1`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'req-client', [GATEWAY_PROOF_HEADER]: forged },
+      body: 'grant_type=x',
+    });
+    expect(response.status).toBe(200);
+    const { method, url, headers } = lastArrival();
+    const proof = headers[GATEWAY_PROOF_HEADER];
+    expect(typeof proof === 'string' && proof !== forged).toBe(true);
+    const signed = { method, path: url, requestId: String(headers['x-request-id']) };
+    expect(verifyGatewayRequest(TEST_GATEWAY_SECRET, signed, String(proof))).toBe('valid');
+    expect(
+      verifyGatewayRequest(TEST_GATEWAY_SECRET, { ...signed, path: '/oauth/register' }, String(proof)),
+    ).toBe('mismatch');
   });
 
   test('behind a proxy named in TRUST_PROXY, the client address is the one that proxy tells', async () => {

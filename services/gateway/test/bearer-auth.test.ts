@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { TokenRevokedEvent } from '@pag/contracts';
 import { AppError, BrainSubjects, ErrorBody, EventSubjects, TokenCapabilities } from '@pag/contracts';
-import { applyMigrations, tokenSha256 } from '@pag/kit';
+import { applyMigrations, TokenTags, tokenSha256 } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { freePort, startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -14,6 +14,7 @@ const AUDIENCE = `${PUBLIC_URL}/api/v1`;
 const METADATA = `resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1"`;
 const introspectionEnv = {
   INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+  TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
 };
 
@@ -104,6 +105,38 @@ describe('401 under /api/v1', () => {
     expect((await get('/api/v1/tokens/me/capabilities', 'soon-revoked')).status).toBe(200);
     await publishRevocation({ clientId: 'claude-desktop', tokenSha256: tokenSha256('soon-revoked') });
     expect((await get('/api/v1/tokens/me/capabilities', 'soon-revoked')).status).toBe(401);
+  });
+});
+
+describe('tokens of ours are read before anything else', () => {
+  const tags = new TokenTags([TOKEN_TAG_KEY]);
+  const flipTag = (token: string) =>
+    `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+
+  test('a right one is introspected; with a flipped tag character it is 401 without introspection', async () => {
+    const token = tags.mint('dashboard');
+    const forged = flipTag(token);
+    issue(token);
+    issue(forged);
+    const before = auth.introspections;
+    expect((await get('/api/v1/tokens/me/capabilities', token)).status).toBe(200);
+    expect(auth.introspections).toBe(before + 1);
+    const { status, headers, body } = await get('/api/v1/tokens/me/capabilities', forged);
+    expect(status).toBe(401);
+    expect(errorOf(body).code).toBe('INVALID_TOKEN');
+    expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+    // A fresh forgery each time, as an attacker sends them: none reaches the auth service.
+    for (const kind of ['oauth', 'handshake', 'device'] as const)
+      expect((await get('/api/v1/tokens/me/capabilities', flipTag(tags.mint(kind)))).status).toBe(401);
+    expect(auth.introspections).toBe(before + 1);
+  });
+
+  test('a refresh token of ours is never a bearer token: 401 without introspection', async () => {
+    const refresh = tags.mint('refresh');
+    issue(refresh);
+    const before = auth.introspections;
+    expect((await get('/api/v1/tokens/me/capabilities', refresh)).status).toBe(401);
+    expect(auth.introspections).toBe(before);
   });
 });
 

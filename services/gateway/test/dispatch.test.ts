@@ -9,10 +9,10 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { BrainSubjects, ErrorBody, MessageHeaders } from '@pag/contracts';
+import { BrainSubjects, ErrorBody, GATEWAY_PROOF_HEADER, MessageHeaders } from '@pag/contracts';
 import type { BusMessage } from '@pag/kit';
-import { closeServer } from '@pag/kit';
-import { freePort } from '@pag/kit/testing';
+import { closeServer, verifyGatewayRequest } from '@pag/kit';
+import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import type { TokenGateway } from './start-token-gateway.ts';
 import { startTokenGateway } from './start-token-gateway.ts';
 
@@ -181,6 +181,14 @@ describe('/api/v1/services/* to the proxy service', () => {
     expect(echo.headers.forwarded).toBeUndefined();
     expect(echo.headers['x-real-ip']).toBeUndefined();
     expect(echo.headers['pag-made-up']).toBeUndefined();
+    // The proof the proxy service checks: the gateway's signature over exactly what it sent.
+    const proof = String(echo.headers[GATEWAY_PROOF_HEADER]);
+    const sent = {
+      method: echo.method,
+      path: echo.url,
+      requestId: String(echo.headers[MessageHeaders.requestId]),
+    };
+    expect(verifyGatewayRequest(TEST_GATEWAY_SECRET, sent, proof)).toBe('valid');
   });
 
   test('the scope is checked before anything is forwarded', async () => {

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { closeServer } from '@pag/kit';
 
 export const INTROSPECTION_CLIENT = { id: 'gateway-rs', secret: 'gateway-secret-for-tests' };
+/** The TOKEN_TAG_KEYS the gateway under test verifies tokens of ours with. */
+export const TOKEN_TAG_KEY = 'gateway-tests-token-tag-key-0123456789';
 
 export interface Arrival {
   method: string;

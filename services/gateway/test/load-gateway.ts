@@ -5,12 +5,12 @@
  * after a warm-up.
  */
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@pag/kit/testing';
+import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import type { ReadyProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
 import type { Measurement } from '../../../bench/measure.ts';
 import { measure } from '../../../bench/measure.ts';
-import { INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 
 /** The entry point under load (printed with the figures). */
 export const LOAD_MAIN =
@@ -34,7 +34,9 @@ export async function startLoadGateway(options: {
       PUBLIC_URL: LOAD_PUBLIC_URL,
       DATABASE_URL: options.databaseUrl,
       AUTH_URL: options.authUrl,
+      GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
       ...(options.natsUrl !== undefined && { NATS_URL: options.natsUrl }),
     },

@@ -18,7 +18,11 @@ const { databaseUrl } = describeSchemaChecks({
     reported:
       'gateway.usage_counters.window_start: type date in the database, timestamp(3) without time zone in the model',
   },
-  migrations: ['20261122220000_usage_counters', '20261123130000_usage_leases'],
+  migrations: [
+    '20261122220000_usage_counters',
+    '20261123130000_usage_leases',
+    '20261124002600_auth_failures',
+  ],
 });
 
 describe('gateway client', () => {

@@ -2,6 +2,7 @@
  * A gateway on a free loopback port with an in-memory bus, for tests that drive it over HTTP.
  */
 import { createLogger, createMetrics, MemoryBus } from '@pag/kit';
+import { TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { loadGatewayConfig } from '../src/config.ts';
 import { startGateway } from '../src/service.ts';
 
@@ -13,8 +14,22 @@ export interface TestGateway extends AsyncDisposable {
   bus: MemoryBus;
 }
 
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  const config = loadGatewayConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+export interface TestGatewayOptions {
+  /** The clock of the rejected-token budget, so a test can end its window without waiting. */
+  now?: () => Date;
+}
+
+export async function startTestGateway(
+  env: Record<string, string> = {},
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
+  const config = loadGatewayConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    GATEWAY_SECRET: TEST_GATEWAY_SECRET,
+    ...env,
+  });
   const logger = createLogger({ service: 'gateway', level: 'silent' });
   const bus = new MemoryBus({ logger });
   const gateway = await startGateway({
@@ -22,6 +37,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     bus,
     logger,
     metrics: createMetrics({ defaultMetrics: false }),
+    ...options,
   });
   return {
     url: `http://127.0.0.1:${gateway.port}`,

@@ -7,8 +7,8 @@ import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
-import type { TestGateway } from './start-test-gateway.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
+import type { TestGateway, TestGatewayOptions } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
 export const PUBLIC_URL = 'https://gw.example';
@@ -18,12 +18,15 @@ export interface TokenGateway extends AsyncDisposable {
   auth: FakeAuthService;
   postgres: TestPostgres;
   /** Another gateway on the same database and auth service, e.g. with other settings. */
-  startAnother(env?: Record<string, string>): Promise<TestGateway>;
+  startAnother(env?: Record<string, string>, options?: TestGatewayOptions): Promise<TestGateway>;
   /** Makes `token` active, with these scopes, for agent `agt_<clientId>` of account acc-1. */
   issue(token: string, scopes: string, claims?: Record<string, unknown>): void;
 }
 
-export async function startTokenGateway(env: Record<string, string> = {}): Promise<TokenGateway> {
+export async function startTokenGateway(
+  env: Record<string, string> = {},
+  options: TestGatewayOptions = {},
+): Promise<TokenGateway> {
   const postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
   const auth = await FakeAuthService.start();
@@ -33,16 +36,17 @@ export async function startTokenGateway(env: Record<string, string> = {}): Promi
     AUTH_URL: auth.url,
     DATABASE_URL: postgres.url,
     INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
     INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
   };
-  const gateway = await startTestGateway({ ...baseEnv, ...env });
+  const gateway = await startTestGateway({ ...baseEnv, ...env }, options);
   const exp = Math.floor(Date.now() / 1000) + 3600;
   return {
     gateway,
     auth,
     postgres,
-    async startAnother(more = {}) {
-      const another = await startTestGateway({ ...baseEnv, ...more });
+    async startAnother(more = {}, moreOptions = {}) {
+      const another = await startTestGateway({ ...baseEnv, ...more }, moreOptions);
       others.push(another);
       return another;
     },

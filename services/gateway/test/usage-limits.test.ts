@@ -11,7 +11,7 @@ import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { freePort, startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT } from './fake-auth-service.ts';
+import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -31,6 +31,7 @@ const gatewayEnv = () => ({
   AUTH_URL: auth.url,
   DATABASE_URL: postgres.url,
   INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
+  TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
   INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
 });
 

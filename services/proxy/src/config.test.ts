@@ -10,6 +10,8 @@ const base = {
   AUTH_URL: 'http://auth.internal:8081',
   INTROSPECTION_CLIENT_ID: 'proxy',
   INTROSPECTION_CLIENT_SECRET: 'a-secret',
+  GATEWAY_SECRET: 'a-gateway-secret-of-32-characters-or-more',
+  TOKEN_TAG_KEYS: 'k'.repeat(32),
 };
 
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -48,6 +50,40 @@ describe('proxy config', () => {
     expect(() => loadVaultKey({})).toThrow(ConfigError);
   });
 
+  test('GATEWAY_SECRET is required, at least 32 characters', () => {
+    const { GATEWAY_SECRET: _secret, ...withoutSecret } = base;
+    expect(issuesOf(withoutSecret)).toEqual([expect.stringMatching(/^GATEWAY_SECRET: /)]);
+    expect(issuesOf({ ...base, GATEWAY_SECRET: 'short' })).toEqual([
+      expect.stringContaining('GATEWAY_SECRET: must be at least 32 characters'),
+    ]);
+  });
+
+  test('NATS credentials: one way of signing in, only with NATS_URL', () => {
+    expect(
+      loadProxyConfig({ ...base, NATS_URL: 'nats://nats:4222', NATS_USER: 'proxy', NATS_PASSWORD: 'pw' }),
+    ).toMatchObject({ natsCredentials: { kind: 'password', user: 'proxy', password: 'pw' } });
+    expect(
+      loadProxyConfig({ ...base, NATS_URL: 'nats://nats:4222', NATS_CREDS_FILE: '/run/proxy.creds' }),
+    ).toMatchObject({ natsCredentials: { kind: 'creds', file: '/run/proxy.creds' } });
+    expect(loadProxyConfig(base).natsCredentials).toBeUndefined();
+    expect(issuesOf({ ...base, NATS_USER: 'proxy' })).toEqual([
+      expect.stringMatching(/^NATS_PASSWORD: /),
+      expect.stringMatching(/^NATS_URL: required with NATS_USER/),
+    ]);
+    expect(
+      issuesOf({
+        ...base,
+        NATS_URL: 'nats://nats:4222',
+        NATS_USER: 'p',
+        NATS_PASSWORD: 'x',
+        NATS_CREDS_FILE: '/c',
+      }),
+    ).toEqual([expect.stringContaining('set one way of signing in to NATS')]);
+    expect(issuesOf({ ...base, NATS_URL: 'nats://nats:4222', NATS_NKEY_SEED: 'not-a-seed' })).toEqual([
+      expect.stringMatching(/^NATS_NKEY_SEED: must be a user nkey seed/),
+    ]);
+  });
+
   test('every bad key is listed at once', () => {
     const issues = issuesOf({
       PUBLIC_URL: 'https://gateway.example.com/api',
@@ -62,6 +98,8 @@ describe('proxy config', () => {
         'AUTH_URL',
         'INTROSPECTION_CLIENT_ID',
         'INTROSPECTION_CLIENT_SECRET',
+        'GATEWAY_SECRET',
+        'TOKEN_TAG_KEYS',
         'CONNECTOR_BASE_URLS.myspace',
         'CONNECTOR_BASE_URLS.github',
       ]),

@@ -6,8 +6,18 @@
  * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
  * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
  */
-import type { Env } from '@pag/kit';
-import { envLogLevel, envMilliseconds, envPort, envUrl, parseConfig } from '@pag/kit';
+import type { Env, NatsCredentials } from '@pag/kit';
+import {
+  envGatewaySecret,
+  envLogLevel,
+  envMilliseconds,
+  envPort,
+  envUrl,
+  natsCredentialsEnv,
+  natsCredentialsFrom,
+  parseConfig,
+  TOKEN_TAG_KEY_MIN,
+} from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
 
@@ -56,12 +66,20 @@ const ProxyEnv = z.object({
   PUBLIC_URL: Origin,
   DATABASE_URL: envUrl,
   NATS_URL: z.string().optional(),
+  ...natsCredentialsEnv,
+  GATEWAY_SECRET: envGatewaySecret,
   LOG_LEVEL: envLogLevel,
   VAULT_ENCRYPTION_KEY: VaultKey,
   AUTH_URL: envUrl,
   INTROSPECTION_CLIENT_ID: z.string().min(1),
   INTROSPECTION_CLIENT_SECRET: z.string().min(1),
   INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+  TOKEN_TAG_KEYS: z
+    .string()
+    .transform((value) => value.split(',').map((key) => key.trim()))
+    .pipe(
+      z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
+    ),
   CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
   UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
   BODY_LIMIT_BYTES: z.coerce
@@ -82,13 +100,18 @@ export interface ProxyConfig {
   publicUrl: string;
   databaseUrl: string;
   natsUrl: string | undefined;
+  /** The proxy's own NATS user; unset: no sign-in. */
+  natsCredentials?: NatsCredentials | undefined;
+  /** Requests must carry the gateway's proof under this key (GATEWAY_SECRET; kit's gateway-proof.ts). */
+  gatewaySecret: string;
   logLevel: string;
   /** 32 bytes; encrypts vault token values (AES-256-GCM). */
   vaultKey: Buffer;
   /** Internal URL of the auth service, for RFC 7662 introspection. */
   authUrl: string;
   /** The proxy's own confidential client at the auth service. */
-  introspection: { clientId: string; clientSecret: string; cacheMs: number };
+  /** With the auth service's TOKEN_TAG_KEYS: a token whose tag verifies under none is refused at once. */
+  introspection: { clientId: string; clientSecret: string; cacheMs: number; tokenTagKeys: string[] };
   /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
   connectorBaseUrls: Record<string, string>;
   /** A connected service that has not started its answer within this long is a 504. */
@@ -114,6 +137,8 @@ export function loadProxyConfig(env: Env): ProxyConfig {
     publicUrl: new URL(parsed.PUBLIC_URL).origin,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsCredentials: natsCredentialsFrom(parsed),
+    gatewaySecret: parsed.GATEWAY_SECRET,
     logLevel: parsed.LOG_LEVEL,
     vaultKey: parsed.VAULT_ENCRYPTION_KEY,
     authUrl: parsed.AUTH_URL.replace(/\/+$/, ''),
@@ -121,6 +146,7 @@ export function loadProxyConfig(env: Env): ProxyConfig {
       clientId: parsed.INTROSPECTION_CLIENT_ID,
       clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
       cacheMs: parsed.INTROSPECTION_CACHE_MS,
+      tokenTagKeys: parsed.TOKEN_TAG_KEYS,
     },
     connectorBaseUrls: parsed.CONNECTOR_BASE_URLS,
     upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,

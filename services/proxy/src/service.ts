@@ -63,6 +63,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       authUrl: config.authUrl,
       clientId: config.introspection.clientId,
       clientSecret: config.introspection.clientSecret,
+      tokenTagKeys: config.introspection.tokenTagKeys,
       cacheMs: config.introspection.cacheMs,
       bus,
       logger,
@@ -70,6 +71,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     subscriptions = await serveBusApi({ bus, store, connectors });
     const app = createProxyApp({
       publicUrl: config.publicUrl,
+      gatewaySecret: config.gatewaySecret,
       introspector: introspection,
       store,
       connectors,

@@ -11,10 +11,11 @@ import type { IncomingMessage } from 'node:http';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
-import { createPrismaClient } from '@pag/kit';
-import { freePort } from '@pag/kit/testing';
+import { createPrismaClient, MAX_SKEW_SECONDS, signGatewayRequest, TokenTags } from '@pag/kit';
+import { freePort, gatewayHeaders, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { TOKEN_TAG_KEY } from './support/fake-auth.ts';
 import type { Arrival } from './support/fake-upstream.ts';
 import { FakeUpstream, MiB } from './support/fake-upstream.ts';
 import { httpCall } from './support/http-call.ts';
@@ -135,7 +136,9 @@ describe('a connected service', () => {
 
   test('a large answer streams back: its head and first bytes arrive while the service still sends', async () => {
     upstream.release = Promise.withResolvers<void>();
-    const req = request(url('/api/v1/services/github/hold'), { headers: bearer('full-token') });
+    const req = request(url('/api/v1/services/github/hold'), {
+      headers: { ...bearer('full-token'), ...gatewayHeaders('GET', '/api/v1/services/github/hold') },
+    });
     req.end();
     const [res] = (await once(req, 'response')) as [IncomingMessage];
     expect(res.statusCode).toBe(200);
@@ -159,7 +162,11 @@ describe('a connected service', () => {
   test('a large POST body streams up: the service reads its first chunk before the client sent the rest', async () => {
     const req = request(url('/api/v1/services/github/repos/octo/upload'), {
       method: 'POST',
-      headers: { ...bearer('full-token'), 'content-type': 'application/octet-stream' },
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/upload'),
+        'content-type': 'application/octet-stream',
+      },
     });
     req.write(Buffer.alloc(MiB, 1));
     expect(await upstream.firstChunk.promise).toBeGreaterThan(0);
@@ -204,6 +211,21 @@ describe('refusals', () => {
       expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
     }
     expect(upstream.arrivals.some((arrival) => arrival.url === '/gh/user')).toBe(false);
+  });
+
+  test('a token of ours with a flipped tag character: 401 invalid_token without introspection', async () => {
+    const tags = new TokenTags([TOKEN_TAG_KEY]);
+    const token = tags.mint('dashboard');
+    const forged = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+    stack.auth.issue(token, { accountId: owner, scopes: ['full'], audience: API_AUDIENCE });
+    stack.auth.issue(forged, { accountId: owner, scopes: ['full'], audience: API_AUDIENCE });
+    const before = stack.auth.introspections;
+    await httpCall(url('/api/v1/services/github/user?tagged'), { headers: bearer(token) });
+    expect(lastArrival().url).toBe('/gh/user?tagged');
+    expect(stack.auth.introspections).toBe(before + 1);
+    const refused = await httpCall(url('/api/v1/services/github/user'), { headers: bearer(forged) });
+    await expectError(refused, 401, 'INVALID_TOKEN');
+    expect(stack.auth.introspections).toBe(before + 1);
   });
 
   test('a scope that does not cover the call: 403 naming the scope needed', async () => {
@@ -284,7 +306,11 @@ describe('refusals', () => {
     const before = upstream.arrivals.length;
     const req = request(url('/api/v1/services/github/repos/octo/upload'), {
       method: 'POST',
-      headers: { ...bearer('full-token'), 'content-length': String(BODY_LIMIT + 1) },
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/upload'),
+        'content-length': String(BODY_LIMIT + 1),
+      },
     });
     req.on('error', () => {});
     req.flushHeaders();
@@ -302,7 +328,10 @@ describe('refusals', () => {
   test('a streamed body that grows over BODY_LIMIT_BYTES is cut off with 413', async () => {
     const req = request(url('/api/v1/services/github/repos/octo/big'), {
       method: 'POST',
-      headers: bearer('full-token'),
+      headers: {
+        ...bearer('full-token'),
+        ...gatewayHeaders('POST', '/api/v1/services/github/repos/octo/big'),
+      },
     });
     req.on('error', () => {});
     const response = once(req, 'response') as Promise<[IncomingMessage]>;
@@ -345,5 +374,60 @@ describe('upstream failures', () => {
     upstream.release.resolve();
     expect(error.message).toBe('Slack did not start its answer within 300 ms.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('the gateway is the only way in', () => {
+  const USER = '/api/v1/services/github/user';
+
+  test('a request straight at the proxy port without the gateway proof: 403 GATEWAY_ONLY, nothing goes upstream', async () => {
+    const before = upstream.arrivals.length;
+    for (let i = 0; i < 3; i += 1) {
+      const error = await expectError(
+        await httpCall(url(USER), { headers: bearer('full-token'), direct: true }),
+        403,
+        'GATEWAY_ONLY',
+      );
+      expect(error.message).toContain('missing');
+    }
+    expect(upstream.arrivals.length).toBe(before);
+  });
+
+  test('a captured proof is worth nothing on another path or method, with another request id, or when stale', async () => {
+    const before = upstream.arrivals.length;
+    const captured = gatewayHeaders('GET', USER, { requestId: 'req-captured' });
+    const replays = [
+      { path: '/api/v1/services/github/repos/octo/x', method: 'GET', headers: captured },
+      { path: USER, method: 'DELETE', headers: captured },
+      { path: USER, method: 'GET', headers: { ...captured, 'x-request-id': 'req-other' } },
+      {
+        path: USER,
+        method: 'GET',
+        headers: {
+          'x-request-id': 'req-old',
+          'pag-gateway-proof': signGatewayRequest(
+            TEST_GATEWAY_SECRET,
+            { method: 'GET', path: USER, requestId: 'req-old' },
+            Date.now() - (MAX_SKEW_SECONDS + 5) * 1000,
+          ),
+        },
+      },
+      {
+        path: USER,
+        method: 'GET',
+        headers: gatewayHeaders('GET', USER, { secret: 'another-deployment-secret-0123456789ab' }),
+      },
+    ];
+    for (const { path, method, headers } of replays) {
+      await expectError(
+        await httpCall(url(path), { method, headers: { ...bearer('full-token'), ...headers }, direct: true }),
+        403,
+        'GATEWAY_ONLY',
+      );
+    }
+    expect(upstream.arrivals.length).toBe(before);
+    // The same call signed for what it is goes through.
+    expect((await httpCall(url(USER), { headers: bearer('full-token') })).status).toBe(201);
+    expect(upstream.arrivals.length).toBe(before + 1);
   });
 });

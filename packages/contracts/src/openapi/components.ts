@@ -85,7 +85,8 @@ export const ERROR_RESPONSES = {
   },
   429: {
     name: 'TooManyRequests',
-    description: 'A per-agent daily or monthly usage limit, or a rate limit, is exceeded.',
+    description:
+      'A per-agent daily or monthly usage limit or a rate limit is exceeded, or the client address sent too many rejected tokens (RATE_LIMITED).',
     headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait.' } },
     content: errorContent('USAGE_LIMIT_EXCEEDED', 'The daily limit of 1000 requests is reached.'),
   },

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { HANDSHAKE_SCOPES } from '../scopes/scope-catalogue.ts';
-import { plainText, ResourceId, storableString, Timestamp } from './common.ts';
+import { displayName, plainText, ResourceId, storableString, Timestamp } from './common.ts';
 
 export const HANDSHAKE_STATUSES = ['pending', 'approved', 'denied'] as const;
 export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
@@ -37,7 +37,7 @@ export const HandshakeCreateRequest = z
   })
   .strict()
   .describe(
-    'Asks the owner for access when the agent has no usable token. Limited per client address (10 per hour) and per agentId (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
+    'Asks the owner for access when the agent has no usable token. Limited per client address (30 per hour to one owner) and per agentId from one address (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
   );
 export type HandshakeCreateRequest = z.infer<typeof HandshakeCreateRequest>;
 
@@ -91,7 +91,7 @@ export const DeviceRegisterRequest = z
     publicKey: z
       .union([Ed25519RawKey, Ed25519Jwk])
       .describe('The device public key: raw base64url (32 bytes) or a public JWK.'),
-    deviceName: plainText(100)
+    deviceName: displayName(100)
       .describe('Shown to the owner in the approval queue.')
       .meta({ examples: ['alice-laptop (MCP)'] }),
   })

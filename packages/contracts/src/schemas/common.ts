@@ -46,6 +46,35 @@ export function boundedText(maxBytes: number) {
   });
 }
 
+/**
+ * What a name shown to people (an agent or token, a device, a connection label) may not contain:
+ * control characters (C0 including tab and line breaks, DEL, C1), line and paragraph separators,
+ * and the bidirectional overrides and isolates that make a name read as another (U+202A–U+202E,
+ * U+2066–U+2069).
+ */
+const NAME_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** Whether `name` has none of the characters a name may not contain (see displayName). */
+export function isCleanName(name: string): boolean {
+  return !NAME_FORBIDDEN.test(name);
+}
+
+export const NAME_CHARACTERS_MESSAGE =
+  'must not contain control characters (tabs, line breaks, bidirectional overrides)';
+
+/**
+ * The one rule for names shown to people, wherever they are typed (API bodies, dashboard forms,
+ * the operator CLI): trimmed, 1..maxChars characters (UTF-16 units), one line of visible text,
+ * valid Unicode (storableString).
+ */
+export function displayName(maxChars: number) {
+  return storableString()
+    .trim()
+    .min(1, `must have 1 to ${maxChars} characters`)
+    .max(maxChars, `must have 1 to ${maxChars} characters`)
+    .refine(isCleanName, { message: NAME_CHARACTERS_MESSAGE });
+}
+
 /** A connected-service name as it appears in scopes and proxy paths. */
 export const ServiceName = z
   .string()

@@ -21,6 +21,13 @@ export const MessageHeaders = {
   clientAddress: 'pag-client-address',
 } as const;
 
+/**
+ * The HTTP header by which the auth and proxy services know a request came from the gateway: an
+ * HMAC under the deployment's GATEWAY_SECRET over the method, path, request id and time
+ * (kit's gateway-proof.ts; docs/adr/0024-internal-services-trust-nothing-unverified.md).
+ */
+export const GATEWAY_PROOF_HEADER = 'pag-gateway-proof';
+
 /** A request id taken from a caller: a short token of safe characters (it lands in logs and headers). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { DeviceRegisterRequest, HandshakeCreateRequest } from './auth.ts';
 import { ChatRequest, MemoryWriteRequest } from './brain.ts';
-import { isTimeZone } from './common.ts';
+import { displayName, isTimeZone, NAME_CHARACTERS_MESSAGE } from './common.ts';
 import { TriggerCreateRequest } from './trigger.ts';
 
 const issuePaths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
@@ -147,6 +147,28 @@ describe('DeviceRegisterRequest', () => {
   test('requires a device name', () => {
     expect(DeviceRegisterRequest.safeParse({ publicKey: rawKey }).success).toBe(false);
     expect(DeviceRegisterRequest.safeParse({ publicKey: rawKey, deviceName: '' }).success).toBe(false);
+  });
+
+  test.each([
+    ['a tab', 'lap\ttop'],
+    ['a line break', 'laptop\nApproved'],
+    ['an escape sequence', 'laptop\u001b[2J'],
+    ['a C1 control', 'laptop\u0085'],
+    ['a line separator', 'laptop\u2028x'],
+    ['a bidi override', 'laptop\u202e'],
+  ])('refuses a device name with %s, like every name (displayName)', (_what, deviceName) => {
+    const parsed = DeviceRegisterRequest.safeParse({ publicKey: rawKey, deviceName });
+    expect(parsed.error?.issues).toEqual([
+      expect.objectContaining({ path: ['deviceName'], message: NAME_CHARACTERS_MESSAGE }),
+    ]);
+  });
+});
+
+describe('displayName', () => {
+  test('trims, counts 1..max characters, and keeps ordinary text', () => {
+    expect(displayName(10).parse('  Büro-PC ✓ ')).toBe('Büro-PC ✓');
+    expect(displayName(10).safeParse('   ').success).toBe(false);
+    expect(displayName(10).safeParse('x'.repeat(11)).success).toBe(false);
   });
 });
 

@@ -4,12 +4,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { TokenRevokedEvent } from '@pag/contracts';
-import { AppError, EventSubjects } from '@pag/contracts';
+import { AppError, EventSubjects, TOKEN_LEGACY_HEADER } from '@pag/contracts';
 import { MemoryBus } from '../bus/memory-bus.ts';
 import { closeServer } from '../lifecycle/http-server.ts';
 import { freePort } from '../net/free-port.ts';
 import { IntrospectionClient } from './introspection-client.ts';
 import { tokenSha256 } from './token-hash.ts';
+import { TokenTags } from './token-tags.ts';
+
+const TAG_KEY = 'tag-key-for-the-introspection-client-tests';
+const tags = new TokenTags([TAG_KEY]);
 
 /** A stand-in for the auth service's RFC 7662 endpoint that counts what it is asked. */
 class FakeIntrospection {
@@ -18,6 +22,8 @@ class FakeIntrospection {
   readonly asked: string[] = [];
   /** While set, answers wait for it (concurrency and timeout tests). */
   hold: Promise<void> | undefined;
+  /** TOKEN_LEGACY_HEADER on every answer, when set. */
+  legacyUntil: string | undefined;
   #arrivals: Array<() => void> = [];
 
   constructor() {
@@ -37,6 +43,7 @@ class FakeIntrospection {
     this.asked.push(`${token} ${form.get('token_type_hint')}`);
     for (const arrived of this.#arrivals.splice(0)) arrived();
     if (this.hold !== undefined) await this.hold;
+    if (this.legacyUntil !== undefined) res.setHeader(TOKEN_LEGACY_HEADER, this.legacyUntil);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(this.tokens.get(token) ?? { active: false }));
   }
@@ -65,6 +72,7 @@ afterEach(async () => {
   fake.asked.length = 0;
   fake.tokens.clear();
   fake.hold = undefined;
+  fake.legacyUntil = undefined;
 });
 
 function activeToken(token: string, claims: Record<string, unknown> = {}): void {
@@ -88,6 +96,7 @@ async function newClient(options: Partial<Parameters<typeof IntrospectionClient.
     authUrl,
     clientId: 'gateway',
     clientSecret: 's3cret:with%',
+    tokenTagKeys: [TAG_KEY],
     cacheMs: 5_000,
     negativeCacheMs: 1_000,
     now,
@@ -315,6 +324,65 @@ describe('introspection client', () => {
   test('rejected client credentials are 503, not an inactive token', async () => {
     await newClient({ clientSecret: 'wrong' });
     await expect(client.introspect('tok-k')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+/** The token with one character of its tag changed (still base64url, same length). */
+function flipLast(token: string): string {
+  const last = token.at(-1) === 'A' ? 'Q' : 'A';
+  return `${token.slice(0, -1)}${last}`;
+}
+
+describe('tokens read before any cache or request', () => {
+  test('a token of ours with a flipped tag character is inactive without a request, even after the right one was cached', async () => {
+    const token = tags.mint('dashboard');
+    activeToken(token);
+    await newClient();
+    expect(await client.introspect(token)).not.toBeNull();
+    fake.asked.length = 0;
+    const forged = flipLast(token);
+    activeToken(forged);
+    expect(await client.introspect(forged)).toBeNull();
+    expect(await client.introspect(flipLast(tags.mint('oauth')))).toBeNull();
+    expect(fake.asked).toEqual([]);
+  });
+
+  test('a token tagged under another key, and a refresh token of ours, are inactive without a request', async () => {
+    const foreign = new TokenTags(['another-tag-key-nobody-here-knows-about']).mint('oauth');
+    const refresh = tags.mint('refresh');
+    activeToken(foreign);
+    activeToken(refresh);
+    await newClient();
+    expect(await client.introspect(foreign)).toBeNull();
+    expect(await client.introspect(refresh)).toBeNull();
+    expect(fake.asked).toEqual([]);
+  });
+
+  test('every kind of access token of ours is asked about, under any of the keys (rotation)', async () => {
+    const old = new TokenTags(['the-previous-tag-key-still-verifying-0001']);
+    const minted = [tags.mint('oauth'), tags.mint('handshake'), tags.mint('device'), old.mint('dashboard')];
+    for (const token of minted) activeToken(token);
+    await newClient({ tokenTagKeys: [TAG_KEY, 'the-previous-tag-key-still-verifying-0001'] });
+    for (const token of minted) expect(await client.introspect(token)).not.toBeNull();
+    expect(fake.asked).toHaveLength(minted.length);
+  });
+
+  test('legacy tokens (no prefix) are asked about until the auth service says it no longer accepts them', async () => {
+    activeToken('legacy-a');
+    await newClient({ negativeCacheMs: 0 });
+    // An auth service that does not say (an older one): asked.
+    expect(await client.introspect('legacy-a')).not.toBeNull();
+    fake.legacyUntil = new Date(clock + 60_000).toISOString();
+    expect(await client.introspect('legacy-b')).toBeNull();
+    expect(await client.introspect('legacy-c')).toBeNull();
+    expect(fake.asked).toEqual(['legacy-a access_token', 'legacy-b access_token', 'legacy-c access_token']);
+    clock += 60_000;
+    expect(await client.introspect('legacy-d')).toBeNull();
+    fake.legacyUntil = 'none';
+    await client.introspect(tags.mint('oauth'));
+    clock -= 60_000;
+    expect(await client.introspect('legacy-e')).toBeNull();
+    expect(fake.asked).toHaveLength(4);
   });
 });
 

@@ -1,7 +1,10 @@
 /**
  * The RFC 7662 client every resource server uses to check a bearer token at the auth service.
  *
- * Enforces: authentication as the resource server's own confidential client (client_secret_basic);
+ * Enforces: a token is read before anything else (token-tags.ts): one with our prefix whose tag does
+ * not verify, a refresh token, or a legacy token (no prefix) once the auth service said it no
+ * longer accepts those (legacy-tokens.ts) is inactive at once, without a cache read or a request;
+ * authentication as the resource server's own confidential client (client_secret_basic);
  * answers cached by the token's SHA-256 (never the token) for a few seconds and never past its
  * expiry; inactive answers cached briefly; concurrent checks of one token share one request; a
  * TokenRevokedEvent on the bus evicts at once (and an answer in flight during the eviction is not
@@ -13,13 +16,15 @@
  * the token back. For a revocation of every token of a client, tokens issued after it pass.
  */
 import type { TokenRevokedEvent } from '@pag/contracts';
-import { AppError, EventSubjects } from '@pag/contracts';
+import { AppError, EventSubjects, TOKEN_LEGACY_HEADER } from '@pag/contracts';
 import type { Subscription } from '../bus/types.ts';
 import type { Logger } from '../log/logger.ts';
 import { ExpiringLru } from './expiring-lru.ts';
 import { readIntrospectionAnswer } from './introspection-response.ts';
 import type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
+import { readLegacyHeader } from './legacy-tokens.ts';
 import { tokenSha256 } from './token-hash.ts';
+import { TokenTags } from './token-tags.ts';
 
 /** How long a revoked token (or a client's tokens issued before its revocation) stays refused. */
 const REFUSE_REVOKED_MS = 10_000;
@@ -43,6 +48,9 @@ export class IntrospectionClient implements AsyncDisposable {
   /** Revoked tokens by SHA-256, and revoked clients with the time (epoch s) of their revocation. */
   readonly #revokedTokens: ExpiringLru<true>;
   readonly #revokedClients: ExpiringLru<number>;
+  readonly #tags: TokenTags;
+  /** Until when legacy tokens are asked about (epoch ms); null: never; undefined: not told yet. */
+  #legacyUntil: number | null | undefined;
   #subscription: Subscription | undefined;
 
   /** Builds the client and, when a bus is given, subscribes to revocations before resolving. */
@@ -70,10 +78,12 @@ export class IntrospectionClient implements AsyncDisposable {
     this.#cache = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
     this.#revokedTokens = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
     this.#revokedClients = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
+    this.#tags = new TokenTags(options.tokenTagKeys);
   }
 
   /** The active token, or null when it is unknown, expired or revoked. */
   async introspect(token: string, options: IntrospectOptions = {}): Promise<ActiveToken | null> {
+    if (!this.#mayBeActive(token)) return null;
     const key = tokenSha256(token);
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
@@ -123,6 +133,14 @@ export class IntrospectionClient implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** Whether the token is worth asking about: from its text alone, before any cache or request. */
+  #mayBeActive(token: string): boolean {
+    const read = this.#tags.read(token);
+    if (read.shape === 'tagged') return read.kind !== 'refresh';
+    if (read.shape === 'forged') return false;
+    return this.#legacyUntil === undefined || (this.#legacyUntil !== null && this.#now() < this.#legacyUntil);
   }
 
   #onRevoked(event: TokenRevokedEvent): void {
@@ -179,6 +197,7 @@ export class IntrospectionClient implements AsyncDisposable {
     } catch (error) {
       throw this.#unreachable(error);
     }
+    this.#legacyUntil = readLegacyHeader(response.headers.get(TOKEN_LEGACY_HEADER));
     if (response.status !== 200) {
       await response.body?.cancel();
       this.#logger?.error({ status: response.status }, 'introspection refused');

@@ -29,6 +29,11 @@ export interface IntrospectionClientOptions {
   /** This resource server's own confidential client (client_secret_basic). */
   clientId: string;
   clientSecret: string;
+  /**
+   * TOKEN_TAG_KEYS: the keys our tokens' tags verify under (token-tags.ts); a token whose tag
+   * verifies under none of them is refused without a request.
+   */
+  tokenTagKeys: readonly string[];
   /** How long an active answer is reused; never past the token's expiry. Default 5000. */
   cacheMs?: number;
   /** How long an inactive answer is reused, so a flood of wrong tokens stays local. Default 1000. */

@@ -5,10 +5,13 @@
 import type { Logger } from '../log/logger.ts';
 import { MemoryBus } from './memory-bus.ts';
 import { NatsBus } from './nats-bus.ts';
+import type { NatsCredentials } from './nats-credentials.ts';
 import type { Bus } from './types.ts';
 
 export interface CreateBusOptions {
-  natsUrl?: string;
+  natsUrl?: string | undefined;
+  /** The service's own NATS user; only with natsUrl. */
+  natsCredentials?: NatsCredentials | undefined;
   /** The connection name, usually the service name. */
   name: string;
   logger?: Logger;
@@ -16,6 +19,11 @@ export interface CreateBusOptions {
 
 export async function createBus(options: CreateBusOptions): Promise<Bus> {
   if (options.natsUrl)
-    return NatsBus.connect({ url: options.natsUrl, name: options.name, logger: options.logger });
+    return NatsBus.connect({
+      url: options.natsUrl,
+      name: options.name,
+      credentials: options.natsCredentials,
+      logger: options.logger,
+    });
   return new MemoryBus({ logger: options.logger });
 }

@@ -6,6 +6,10 @@ export type { MemoryBusOptions } from './memory-bus.ts';
 export { MemoryBus } from './memory-bus.ts';
 export type { NatsBusOptions } from './nats-bus.ts';
 export { NatsBus } from './nats-bus.ts';
+export type { NatsCredentials, NatsCredentialsValues } from './nats-credentials.ts';
+export { natsCredentialsEnv, natsCredentialsFrom } from './nats-credentials.ts';
+export type { NatsPermissions } from './nats-server-config.ts';
+export { natsPermissions, renderNatsServerConfig } from './nats-server-config.ts';
 export type {
   Bus,
   BusMessage,

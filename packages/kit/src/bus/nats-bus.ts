@@ -8,6 +8,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { natsInboxPrefix } from '@pag/contracts';
 import { pino } from 'pino';
 import type { Logger } from '../log/logger.ts';
 import { errorFromHeaders } from './error-headers.ts';
@@ -17,6 +18,7 @@ import { InFlight } from './in-flight.ts';
 import type { WatchedConnection } from './nats-connection.ts';
 import { connectNats } from './nats-connection.ts';
 import { startNatsConsumer } from './nats-consume.ts';
+import type { NatsCredentials } from './nats-credentials.ts';
 import { toBusError } from './nats-errors.ts';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers.ts';
 import { ensureNatsStream } from './nats-streams.ts';
@@ -39,8 +41,10 @@ import { decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
 
 export interface NatsBusOptions {
   url: string;
-  /** The connection name the server shows, e.g. the service name. */
+  /** The connection name the server shows: the service name, which also names its reply inbox. */
   name: string;
+  /** The service's own NATS user (deploy/nats/nats-server.conf); unset: no sign-in. */
+  credentials?: NatsCredentials | undefined;
   logger?: Logger;
 }
 
@@ -66,7 +70,13 @@ export class NatsBus implements Bus {
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const logger = options.logger ?? pino({ level: 'silent' });
-    const watched = await connectNats(options.url, options.name, logger);
+    const watched = await connectNats({
+      url: options.url,
+      name: options.name,
+      credentials: options.credentials,
+      inboxPrefix: natsInboxPrefix(options.name),
+      logger,
+    });
     return new NatsBus(watched, await jetstreamManager(watched.connection), logger);
   }
 

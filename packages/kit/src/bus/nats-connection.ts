@@ -3,11 +3,15 @@
  * connection list), reconnecting forever with a growing, jittered delay so a restarted server is
  * not hit by every client at once, and watched so readiness follows the connection state.
  * The first connect fails fast: a process that never reached NATS should exit and be restarted.
+ * It signs in with the service's own credentials when configured, and takes its replies under an
+ * inbox prefix of its own, so no other service's user may read them.
  */
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { backoff, connect } from '@nats-io/transport-node';
 import type { Logger } from '../log/logger.ts';
+import type { NatsCredentials } from './nats-credentials.ts';
+import { natsAuthenticator } from './nats-credentials.ts';
 
 /** Delay before each reconnect attempt; the last one repeats. */
 const RECONNECT_POLICY_MS = [0, 250, 500, 1000, 2000, 5000];
@@ -18,7 +22,21 @@ export interface WatchedConnection {
   isConnected(): boolean;
 }
 
-export async function connectNats(url: string, name: string, logger: Logger): Promise<WatchedConnection> {
+export interface NatsConnectOptions {
+  url: string;
+  /** The connection name the server shows: the service, which is also its NATS user. */
+  name: string;
+  /** Unset: connect without signing in (a server without authorization). */
+  credentials?: NatsCredentials | undefined;
+  /** Where replies to this connection's requests land (contracts' natsInboxPrefix). */
+  inboxPrefix?: string | undefined;
+  logger: Logger;
+}
+
+export async function connectNats(options: NatsConnectOptions): Promise<WatchedConnection> {
+  const { url, name, logger } = options;
+  const authenticator =
+    options.credentials === undefined ? undefined : await natsAuthenticator(options.credentials);
   const policy = backoff(RECONNECT_POLICY_MS);
   let attempts = 0;
   let connection: NatsConnection;
@@ -26,6 +44,8 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     connection = await connect({
       servers: url,
       name,
+      ...(authenticator !== undefined && { authenticator }),
+      ...(options.inboxPrefix !== undefined && { inboxPrefix: options.inboxPrefix }),
       maxReconnectAttempts: -1,
       // nats.js asks for the delay before every dial; it grows with the failed attempts seen below.
       reconnectDelayHandler: () => policy.backoff(attempts),

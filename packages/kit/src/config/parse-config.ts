@@ -46,3 +46,14 @@ export const envBoolean = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1');
 
 export const envMilliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * GATEWAY_SECRET: the one per-deployment key under which the gateway signs what it forwards to the
+ * auth and proxy services (auth/gateway-proof.ts); the same value in all three.
+ */
+export const envGatewaySecret = z
+  .string()
+  .min(
+    32,
+    'must be at least 32 characters (e.g. `openssl rand -base64 32`), the same for gateway, auth and proxy',
+  );

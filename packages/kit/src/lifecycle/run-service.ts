@@ -8,6 +8,7 @@
  */
 
 import { createBus } from '../bus/create-bus.ts';
+import type { NatsCredentials } from '../bus/nats-credentials.ts';
 import type { Bus } from '../bus/types.ts';
 import type { Env } from '../config/parse-config.ts';
 import type { Logger } from '../log/logger.ts';
@@ -21,8 +22,11 @@ import { Shutdown } from './shutdown.ts';
 export interface ServiceProcessConfig {
   logLevel: string;
   opsPort: number;
-  host?: string;
+  /** The address the ops listener binds, as the service's own (HOST). */
+  host: string;
   natsUrl: string | undefined;
+  /** The service's own NATS user (NATS_USER/NATS_PASSWORD, NATS_NKEY_SEED or NATS_CREDS_FILE). */
+  natsCredentials?: NatsCredentials | undefined;
 }
 
 export interface ServiceDeps<C> {
@@ -52,7 +56,12 @@ export function runService<C extends ServiceProcessConfig, S extends { close(): 
 
     const ops = await startOps({ port: config.opsPort, host: config.host });
     shutdown.add('ops', () => ops.close());
-    const bus = await createBus({ natsUrl: config.natsUrl, name, logger });
+    const bus = await createBus({
+      natsUrl: config.natsUrl,
+      natsCredentials: config.natsCredentials,
+      name,
+      logger,
+    });
     shutdown.add('bus', () => bus.close());
     ops.health.addReadinessCheck('bus', () => {
       if (!bus.isReady()) throw new Error('bus disconnected');

@@ -15,7 +15,8 @@ export interface Ops {
   close(): Promise<void>;
 }
 
-export async function startOps(options: { port: number; host?: string }): Promise<Ops> {
+/** Listens on `host` only, the same address as the service's own listener (HOST), never wider. */
+export async function startOps(options: { port: number; host: string }): Promise<Ops> {
   const health = new Health();
   const metrics = createMetrics();
   const server = createOpsServer(createOpsHandler(health, metrics));

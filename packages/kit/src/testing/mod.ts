@@ -1,4 +1,5 @@
 export { freePort } from '../net/free-port.ts';
+export { gatewayHeaders, TEST_GATEWAY_SECRET } from './gateway-proof.ts';
 export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';
 export type { TestPostgres } from './postgres.ts';

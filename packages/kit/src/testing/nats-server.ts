@@ -1,6 +1,6 @@
 /**
  * Starts a real nats-server (with JetStream) for a test: a free port on loopback, a fresh store
- * directory, ready when the server logs that it is, stopped by its own pid. A missing binary fails
+ * directory, optionally a configuration file (users and permissions), ready when the server logs that it is, stopped by its own pid. A missing binary fails
  * the test with the install command: bus tests are never skipped.
  */
 
@@ -19,6 +19,10 @@ export interface NatsServerOptions {
   /** How long to wait for "Server is ready" before giving up. */
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** A configuration file (-c), e.g. deploy/nats/nats-server.conf with its users and permissions. */
+  configFile?: string;
+  /** Added to the server's environment, e.g. the passwords the configuration file names. */
+  serverEnv?: Record<string, string>;
 }
 
 export interface NatsServer {
@@ -54,8 +58,15 @@ async function startOn(port: number, options: NatsServerOptions): Promise<NatsSe
   const env = options.env ?? process.env;
   const bin = options.bin ?? env.NATS_SERVER_BIN ?? 'nats-server';
   const storeDir = await mkdtemp(join(tmpdir(), 'pag-nats-'));
-  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Flags after -c win over the file: loopback, this port and store, whatever the file says.
+  const args = [
+    ...(options.configFile === undefined ? [] : ['-c', options.configFile]),
+    ...['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+  ];
+  const child = spawn(bin, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.serverEnv },
+  });
   const log: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
 

@@ -142,11 +142,17 @@ export class AccountStore {
   }
 
   /**
-   * Ends every dashboard session of the account issued until now (signing out): a copy of the
-   * session cookie taken earlier stops working too. Returns the moment sessions must be newer than.
+   * Ends every session of the account issued until now (signing out): its dashboard sessions (a
+   * copy of the session cookie taken earlier stops working too) and oidc-provider's sessions in
+   * every browser, so the next authorization asks for the sign-in again instead of issuing a code
+   * on a remembered consent (docs/adr/0027). oidc-provider finds a session only by the id in its
+   * `_session` cookie; the adapter stores each with its account id, so deleting those rows ends
+   * them all. Returns the moment dashboard sessions must be newer than.
    */
   async endSessions(accountId: string): Promise<Date> {
     const now = new Date();
+    await this.#db.$executeRaw`
+      DELETE FROM "auth"."oidc_payloads" WHERE model = 'Session' AND account_id = ${accountId}`;
     await this.#db.account.updateMany({ where: { id: accountId }, data: { sessionsValidAfter: now } });
     return now;
   }

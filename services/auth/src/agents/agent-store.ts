@@ -12,7 +12,7 @@
  *   introspection cache before revoke() returns.
  */
 import { randomBytes } from 'node:crypto';
-import { AppError, isScope, type TokenKind } from '@pag/contracts';
+import { AppError, displayName, isScope, type TokenKind } from '@pag/contracts';
 import type Provider from 'oidc-provider';
 import type { AdapterFactory } from 'oidc-provider';
 import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
@@ -84,11 +84,14 @@ export function checkScopes(scopes: string[]): string[] {
   return unique;
 }
 
+const AgentName = displayName(NAME_MAX);
+
+/** The one rule for names (contracts' displayName), whoever names the agent: dashboard, CLI, API. */
 function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > NAME_MAX)
-    throw new AppError('INVALID_REQUEST', `The name must have 1 to ${NAME_MAX} characters.`);
-  return trimmed;
+  const checked = AgentName.safeParse(name);
+  if (!checked.success)
+    throw new AppError('INVALID_REQUEST', `The name ${checked.error.issues[0]?.message ?? 'is not valid'}.`);
+  return checked.data;
 }
 
 export class AgentStore {

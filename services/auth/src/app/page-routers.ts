@@ -6,8 +6,8 @@ import type { Router } from '@koa/router';
 import type { Bus, Logger } from '@pag/kit';
 import type { AuthCore } from '../core.ts';
 import { createDashboardRouter } from '../dashboard/mod.ts';
-import type { CookiePolicy } from '../interactions/csrf.ts';
 import { createInteractionRouter, createOwnerRouter } from '../interactions/mod.ts';
+import type { CookiePolicy } from '../interactions/page-cookie.ts';
 
 export interface PageRouters {
   routers: Router[];

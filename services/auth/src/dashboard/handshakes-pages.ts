@@ -1,13 +1,17 @@
 /**
  * The pages of /dashboard/handshakes: the owner's queue (each pending request with the agent's
  * own words and what every requested scope grants, an approve form that can only narrow the
- * scopes, a deny button), the decided ones below, the page that shows a new token once, and the
+ * scopes and sets limits and the expiry (90 days ahead unless changed), a deny button), the decided ones below, the page that shows a new token once, and the
  * claim form. Plain HTML, every field labelled, no script.
  */
 import { describeScope } from '@pag/contracts';
 import type { Agent, IssuedToken } from '../agents/agent-store.ts';
 import type { HandshakeRecord } from '../handshakes/handshake-store.ts';
-import { effectiveStatus } from '../handshakes/handshake-store.ts';
+import {
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  HANDSHAKE_TOKEN_DAYS,
+} from '../handshakes/handshake-store.ts';
 import { csrfField } from '../interactions/csrf.ts';
 import type { SafeHtml } from '../interactions/html.ts';
 import { errorBox, html } from '../interactions/html.ts';
@@ -40,10 +44,13 @@ export interface QueueInput {
   claimedId?: string | undefined;
   /** A refused decision: which handshake, and why. */
   error?: { handshakeId: string; message: string } | undefined;
+  /** Today: the expiry field starts HANDSHAKE_TOKEN_DAYS from it. */
+  now: Date;
 }
 
-function approveForm(record: HandshakeRecord, csrf: string): SafeHtml {
+function approveForm(record: HandshakeRecord, csrf: string, now: Date): SafeHtml {
   const id = record.id;
+  const expires = defaultHandshakeExpiry(now).toISOString().slice(0, 10);
   const boxes = record.requestedScopes.map(
     (scope) =>
       html`<label><input type="checkbox" name="${scopeField(scope)}" value="on" checked> <code>${scope}</code>: ${describeScope(scope) ?? ''}</label>`,
@@ -58,6 +65,9 @@ ${boxes}
 <input id="daily-${id}" name="daily" type="number" min="1" step="1" inputmode="numeric">
 <label for="monthly-${id}">Monthly request limit (optional)</label>
 <input id="monthly-${id}" name="monthly" type="number" min="1" step="1" inputmode="numeric">
+<label for="expires-${id}">Expires on</label>
+<input id="expires-${id}" name="expires" type="date" value="${expires}" aria-describedby="expires-hint-${id}">
+<p id="expires-hint-${id}" class="note">The token works through that day (UTC), then stops; empty: ${HANDSHAKE_TOKEN_DAYS} days from now.</p>
 <button type="submit">Approve and create a token</button>
 </form>
 <form method="post" action="/dashboard/handshakes/${id}/deny">
@@ -79,7 +89,7 @@ ${input.error?.handshakeId === record.id ? errorBox(input.error.message) : ''}
 <blockquote>${record.message}</blockquote>
 <p>It asks for:</p>
 ${scopeList(record.requestedScopes)}
-${approveForm(record, input.owner.csrf)}
+${approveForm(record, input.owner.csrf, input.now)}
 </section>`,
   )}`;
 }
@@ -151,6 +161,7 @@ export function tokenPage({ owner, record, agent, token }: TokenPageInput): stri
 <p>The agent sends it as <code>Authorization: Bearer &lt;token&gt;</code>. It grants:</p>
 ${scopeList(agent.scopes)}
 <p>Limits: ${limit(agent.dailyLimit, 'day')}; ${limit(agent.monthlyLimit, 'month')}.</p>
+<p>${agent.expiresAt ? html`It works until ${when(agent.expiresAt)}.` : 'It works until you revoke it.'}</p>
 <p><a href="/dashboard/handshakes">Back to the handshakes</a> · revoke it any time on
 <a href="/dashboard/tokens">Tokens and agents</a>.</p>`,
   });

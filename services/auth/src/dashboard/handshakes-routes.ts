@@ -3,7 +3,8 @@
  *
  * - GET  /handshakes                  the queue and the decided ones (this owner's only)
  * - POST /handshakes/:id/approve      ticked scopes (requested ones only), optional daily/monthly
- *                                     limits → 201 page showing the new token once
+ *                                     limits, expiry date (empty: 90 days) → 201 page showing the
+ *                                     new token once
  * - POST /handshakes/:id/deny         → 303 back to the queue
  * - GET  /handshakes/claim?code=…     the claim form, pre-filled from the link the agent showed
  * - POST /handshakes/claim            makes an unassigned request this owner's → 303 to the queue
@@ -24,6 +25,7 @@ import { claimPage, queuePage, scopeField, tokenPage } from './handshakes-pages.
 import type { DashboardDeps } from './mod.ts';
 import type { OwnerState } from './owner-context.ts';
 import { ownerOf } from './owner-context.ts';
+import { endOfDay } from './tokens-form.ts';
 
 /** An optional limit field: empty is no limit; otherwise a whole number (createAgent checks the range). */
 function limitField(form: Record<string, string>, name: string, label: string): number | null {
@@ -64,7 +66,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
       handshakes.pending(owner.id),
       handshakes.decided(owner.id),
     ]);
-    sendPage(ctx, status, queuePage({ owner, pending, decided, ...extra }));
+    sendPage(ctx, status, queuePage({ owner, pending, decided, now: new Date(), ...extra }));
   };
 
   router.get('/handshakes', async (ctx) => {
@@ -105,6 +107,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
         scopes: record.requestedScopes.filter((scope) => form[scopeField(scope)] === 'on'),
         dailyLimit: limitField(form, 'daily', 'The daily limit'),
         monthlyLimit: limitField(form, 'monthly', 'The monthly limit'),
+        expiresAt: endOfDay(form.expires ?? '') ?? undefined,
       };
       const { agent, token } = await handshakes.approve(owner.id, id, approval);
       logger.info({ accountId: owner.id, handshakeId: id, agentId: agent.id }, 'handshake approved');

@@ -1,13 +1,15 @@
 /**
  * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices, each from
  * its own file, all behind requireOwner (signed-in owner, account on ctx.state.owner) and the
- * page guard (security headers, error pages). Every POST checks the CSRF token.
+ * page guard (security headers, error pages). Every POST must come from our own origin
+ * (same-origin.ts) and carry the CSRF token bound to the owner's session (csrf.ts).
  */
 import { Router } from '@koa/router';
 import type { Bus, Logger } from '@pag/kit';
 import type { AuthCore } from '../core.ts';
-import type { CookiePolicy } from '../interactions/csrf.ts';
+import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { pageGuard, seeOther } from '../interactions/page-security.ts';
+import { sameOriginPosts } from '../interactions/same-origin.ts';
 import { registerDeviceRoutes } from './devices-routes.ts';
 import { registerHandshakeRoutes } from './handshakes-routes.ts';
 import { requireOwner } from './owner-context.ts';
@@ -24,6 +26,7 @@ export interface DashboardDeps {
 export function createDashboardRouter(deps: DashboardDeps): Router {
   const router = new Router({ prefix: '/dashboard' });
   router.use(pageGuard(deps.logger));
+  router.use(sameOriginPosts(deps.core.publicUrl));
   router.use(requireOwner(deps.core.accounts, deps.cookies));
   router.get('/', (ctx) => seeOther(ctx, '/dashboard/tokens'));
   registerTokenRoutes(router, deps);

@@ -6,9 +6,9 @@
  */
 import type { Context, Middleware } from 'koa';
 import type { AccountStore } from '../accounts/account-store.ts';
-import type { CookiePolicy } from '../interactions/csrf.ts';
 import { csrfToken } from '../interactions/csrf.ts';
 import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
+import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { seeOther } from '../interactions/page-security.ts';
 
 export interface OwnerState {

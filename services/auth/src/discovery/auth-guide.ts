@@ -167,9 +167,10 @@ curl ${api}/handshakes/$HANDSHAKE_ID/status
 # {"handshakeId": "hs_…", "status": "pending" | "approved" | "denied"}
 \`\`\`
 
-Limits: ${limits.perClientPerHour} handshakes per hour per client address; per \`agentId\`,
-${limits.pendingPerAgent} pending at once and ${limits.perAgentPerHour} per hour. Over a limit: 429
-\`RATE_LIMITED\` with Retry-After. An unknown \`handshakeId\` is 404.
+Limits: from one client address, ${limits.perClientPerQueuePerHour} handshakes per hour to one owner; per
+\`agentId\` from one address, ${limits.pendingPerClientAgent} pending at once and ${limits.perClientAgentPerHour} per hour. Over a limit: 429
+\`RATE_LIMITED\` with Retry-After. An unknown \`handshakeId\` is 404. The token of an approved handshake works for 90 days unless the owner chose
+another day.
 
 ## Scopes
 

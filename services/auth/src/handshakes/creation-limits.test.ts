@@ -4,36 +4,40 @@ import { creationRefusal, DEFAULT_CREATION_LIMITS } from './creation-limits.ts';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
-const none = { fromClient: [], ofAgent: [], pendingOfAgent: [] };
+const none = { fromClientToQueue: [], fromClientAgent: [], pendingFromClientAgent: [] };
 
 describe('creationRefusal', () => {
   test('under every limit, nothing is refused', () => {
-    expect(creationRefusal({ ...none, fromClient: Array(9).fill(minutesAgo(1)) }, 'a', now)).toBeNull();
+    expect(
+      creationRefusal({ ...none, fromClientToQueue: Array(29).fill(minutesAgo(1)) }, 'a', now),
+    ).toBeNull();
   });
 
   test('a full window frees a place when its oldest counted creation turns an hour old', () => {
-    // Newest first; the 10th newest is 50 minutes old: a place frees in 10 minutes.
-    const fromClient = Array.from({ length: 10 }, (_, i) => minutesAgo(5 * (i + 1)));
-    const refusal = creationRefusal({ ...none, fromClient }, 'a', now);
+    // Newest first; the 30th newest is 50 minutes old: a place frees in 10 minutes.
+    const fromClientToQueue = Array.from({ length: 30 }, (_, i) => minutesAgo(i === 29 ? 50 : i + 1));
+    const refusal = creationRefusal({ ...none, fromClientToQueue }, 'a', now);
     expect(refusal).toMatchObject({ code: 'RATE_LIMITED', status: 429, headers: { 'Retry-After': '600' } });
     expect(refusal?.message).toBe(
-      'Too many handshakes from your address: at most 10 per hour. Retry in 600 s (at 2026-11-23T12:10:00.000Z).',
+      'Too many handshakes from your address: at most 30 per hour for one owner. Retry in 600 s (at 2026-11-23T12:10:00.000Z).',
     );
   });
 
   test('pending ones count for a day; the per-agentId hourly limit comes after', () => {
-    const pendingOfAgent = [minutesAgo(10), minutesAgo(20), minutesAgo(23 * 60)];
-    const pending = creationRefusal({ ...none, pendingOfAgent }, 'bot', now);
+    const pendingFromClientAgent = [minutesAgo(10), minutesAgo(20), minutesAgo(23 * 60)];
+    const pending = creationRefusal({ ...none, pendingFromClientAgent }, 'bot', now);
     expect(pending?.headers).toEqual({ 'Retry-After': '3600' });
-    expect(pending?.message).toContain('agentId "bot" already has 3 handshakes waiting');
-    const hourly = creationRefusal({ ...none, ofAgent: Array(5).fill(minutesAgo(30)) }, 'bot', now);
+    expect(pending?.message).toContain('agentId "bot" already has 3 handshakes from your address waiting');
+    const hourly = creationRefusal({ ...none, fromClientAgent: Array(5).fill(minutesAgo(30)) }, 'bot', now);
     expect(hourly?.message).toContain('at most 5 per hour');
     expect(hourly?.headers).toEqual({ 'Retry-After': '1800' });
   });
 
   test('Retry-After is never below one second', () => {
-    const fromClient = Array(DEFAULT_CREATION_LIMITS.perClientPerHour).fill(minutesAgo(60));
-    expect(creationRefusal({ ...none, fromClient }, 'a', now)?.headers).toEqual({ 'Retry-After': '1' });
+    const fromClientToQueue = Array(DEFAULT_CREATION_LIMITS.perClientPerQueuePerHour).fill(minutesAgo(60));
+    expect(creationRefusal({ ...none, fromClientToQueue }, 'a', now)?.headers).toEqual({
+      'Retry-After': '1',
+    });
   });
 });
 

@@ -1,27 +1,33 @@
 /**
- * How many handshakes may be created, so nobody can flood an owner's queue (pure logic; the store
- * reads the history from PostgreSQL, so every replica sees the same counts and a restart forgets
- * nothing). Three limits, all on rolling windows:
- * - per client address (as the gateway saw it): at most 10 creations per hour;
- * - per agentId: at most 5 creations per hour,
- * - and at most 3 pending at once. A pending handshake stops counting after 24 hours, so an owner
- *   who never answers cannot block an agentId for good.
- * Over a limit: 429 RATE_LIMITED with Retry-After = when the limit frees a place.
+ * How many handshakes may be created (pure logic; the store reads the history from PostgreSQL,
+ * so every replica sees the same counts and a restart forgets nothing). A handshake goes to an
+ * owner's queue: with one owner account, that owner's at once; with several, the pool of
+ * unclaimed requests until an owner claims it (ADR 0011). The limits, on rolling windows, keep
+ * one caller from blocking others (docs/adr/0027):
+ * - per client address and queue: at most 30 creations per hour. What an address sent to one
+ *   owner's queue does not count for another owner's; unclaimed ones count in the pool until an
+ *   owner claims them, then in that owner's queue;
+ * - per client address and agentId: at most 5 creations per hour, and at most 3 pending at once.
+ *   A client that keeps asking under one agentId (behind an ingress or NAT, say) uses up its own
+ *   places, not those of the other agents behind the same address; and someone using the same
+ *   agentId from another address does not use up these places.
+ * A pending handshake stops counting after 24 hours, so an owner who never answers cannot block
+ * anyone for good. Over a limit: 429 RATE_LIMITED with Retry-After = when the limit frees a place.
  */
 import { AppError } from '@pag/contracts';
 
 export interface CreationLimits {
-  perClientPerHour: number;
-  perAgentPerHour: number;
-  pendingPerAgent: number;
-  /** How long a pending handshake counts toward pendingPerAgent. */
+  perClientPerQueuePerHour: number;
+  perClientAgentPerHour: number;
+  pendingPerClientAgent: number;
+  /** How long a pending handshake counts toward pendingPerClientAgent. */
   pendingCountsForSeconds: number;
 }
 
 export const DEFAULT_CREATION_LIMITS: CreationLimits = {
-  perClientPerHour: 10,
-  perAgentPerHour: 5,
-  pendingPerAgent: 3,
+  perClientPerQueuePerHour: 30,
+  perClientAgentPerHour: 5,
+  pendingPerClientAgent: 3,
   pendingCountsForSeconds: 24 * 3600,
 };
 
@@ -29,13 +35,13 @@ export const HOUR_SECONDS = 3600;
 
 /**
  * Creation times, newest first, each list cut at its limit (the store asks for no more): the
- * client's in the last hour, the agentId's in the last hour, the agentId's pending ones still
- * counting.
+ * client's to this queue in the last hour, the client's with this agentId in the last hour, and
+ * those still pending.
  */
 export interface CreationHistory {
-  fromClient: Date[];
-  ofAgent: Date[];
-  pendingOfAgent: Date[];
+  fromClientToQueue: Date[];
+  fromClientAgent: Date[];
+  pendingFromClientAgent: Date[];
 }
 
 /** Seconds until `since` is `windowSeconds` old; at least 1. */
@@ -61,25 +67,25 @@ export function creationRefusal(
   limits: CreationLimits = DEFAULT_CREATION_LIMITS,
 ): AppError | null {
   const blocking = (dates: Date[], limit: number) => (dates.length >= limit ? dates[limit - 1] : undefined);
-  const client = blocking(history.fromClient, limits.perClientPerHour);
+  const client = blocking(history.fromClientToQueue, limits.perClientPerQueuePerHour);
   if (client)
     return limited(
-      `Too many handshakes from your address: at most ${limits.perClientPerHour} per hour.`,
+      `Too many handshakes from your address: at most ${limits.perClientPerQueuePerHour} per hour for one owner.`,
       secondsUntilOut(client, HOUR_SECONDS, now),
       now,
     );
-  const pending = blocking(history.pendingOfAgent, limits.pendingPerAgent);
+  const pending = blocking(history.pendingFromClientAgent, limits.pendingPerClientAgent);
   if (pending)
     return limited(
-      `agentId "${agentRef}" already has ${limits.pendingPerAgent} handshakes waiting for the owner; ` +
+      `agentId "${agentRef}" already has ${limits.pendingPerClientAgent} handshakes from your address waiting for the owner; ` +
         'poll their status: a new one is possible as soon as the owner decides one.',
       secondsUntilOut(pending, limits.pendingCountsForSeconds, now),
       now,
     );
-  const agent = blocking(history.ofAgent, limits.perAgentPerHour);
+  const agent = blocking(history.fromClientAgent, limits.perClientAgentPerHour);
   if (agent)
     return limited(
-      `Too many handshakes for agentId "${agentRef}": at most ${limits.perAgentPerHour} per hour.`,
+      `Too many handshakes for agentId "${agentRef}" from your address: at most ${limits.perClientAgentPerHour} per hour.`,
       secondsUntilOut(agent, HOUR_SECONDS, now),
       now,
     );

@@ -25,6 +25,17 @@ export function effectiveStatus(record: HandshakeRecord, now = new Date()): Hand
   return working ? 'approved' : 'denied';
 }
 
+/**
+ * How long the token of an approved handshake works when the owner does not choose: 90 days.
+ * A handshake is asked for by an agent the owner did not set up themselves; its access should
+ * lapse unless renewed (a dashboard token is the way to a longer-lived one).
+ */
+export const HANDSHAKE_TOKEN_DAYS = 90;
+
+export function defaultHandshakeExpiry(now: Date): Date {
+  return new Date(now.getTime() + HANDSHAKE_TOKEN_DAYS * 24 * 3600 * 1000);
+}
+
 export function isHandshakeId(value: string): boolean {
   return HANDSHAKE_ID.test(value);
 }

@@ -1,13 +1,15 @@
 /**
  * Handshakes: an agent without a token asks an owner for access; the owner approves (with the
- * requested scopes or fewer, optional limits) or denies. Approval makes an agent of kind
- * `handshake` and its token, which the owner shares with the agent out of band.
+ * requested scopes or fewer, optional limits, an expiry) or denies. Approval makes an agent of
+ * kind `handshake` and its token, which the owner shares with the agent out of band; both stop
+ * working at the expiry, by default 90 days after approval (handshake-rules.ts).
  *
  * What it enforces:
  * - assignment: with exactly one owner account the handshake is that owner's at once; otherwise it
  *   is nobody's until an owner claims it with the claim code (stored as SHA-256 only);
- * - creation limits (creation-limits.ts), counted in PostgreSQL under an advisory lock per client
- *   address and per agentId, so concurrent creations cannot both slip under a limit;
+ * - creation limits (creation-limits.ts: per address and owner queue, per address and agentId),
+ *   counted in PostgreSQL under an advisory lock on the client address, so concurrent creations
+ *   cannot both slip under a limit;
  * - tenancy: every owner-side read and decision names the owner account; another owner's, an
  *   unassigned or an unknown handshake is "not found", and so is a claim code of another owner's;
  * - a decision is taken once: approving or denying a decided handshake is a CONFLICT, and two
@@ -23,11 +25,23 @@ import { claimCodeHash, claimUrl, clientAddressHash, newClaimCodeWithHash } from
 import type { CreationLimits } from './creation-limits.ts';
 import { creationRefusal, DEFAULT_CREATION_LIMITS, HOUR_SECONDS } from './creation-limits.ts';
 import type { HandshakeRecord } from './handshake-rules.ts';
-import { assertPending, effectiveStatus, grantedScopes, isHandshakeId, notFound } from './handshake-rules.ts';
+import {
+  assertPending,
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  grantedScopes,
+  isHandshakeId,
+  notFound,
+} from './handshake-rules.ts';
 
 export type { Handshake } from '../generated/prisma/client.ts';
 export type { HandshakeRecord } from './handshake-rules.ts';
-export { effectiveStatus, isHandshakeId } from './handshake-rules.ts';
+export {
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  HANDSHAKE_TOKEN_DAYS,
+  isHandshakeId,
+} from './handshake-rules.ts';
 
 export interface NewHandshake {
   agentRef: string;
@@ -48,6 +62,8 @@ export interface Approval {
   scopes?: readonly string[] | undefined;
   dailyLimit?: number | null | undefined;
   monthlyLimit?: number | null | undefined;
+  /** When the agent and its token stop working; absent: 90 days from approval. Must be in the future. */
+  expiresAt?: Date | undefined;
 }
 
 export interface ApprovedHandshake {
@@ -72,7 +88,6 @@ const AGENT_NAME_MAX = 100;
 
 /** Advisory lock classes of creation (pg_advisory_xact_lock(class, key)): one per kind of key. */
 const LOCK_CLASS_CLIENT = 7101;
-const LOCK_CLASS_AGENT = 7102;
 
 const WITH_AGENT = { agent: { select: { status: true, expiresAt: true, scopes: true } } } as const;
 
@@ -100,9 +115,12 @@ export class HandshakeStore {
     const claim = newClaimCodeWithHash();
     const limits = this.#limits;
     const handshake = await this.#db.$transaction(async (tx) => {
-      // Held until commit: a second creation for the same address or agentId counts this one.
+      // Held until commit: a second creation from the same address counts this one (every
+      // limit is per address).
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_CLIENT}::int, hashtext(${clientHash}))`;
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS_AGENT}::int, hashtext(${input.agentRef}))`;
+      const owners = await tx.account.findMany({ select: { id: true }, take: 2 });
+      // The queue it goes to: the only owner's, or (null) the pool of unclaimed requests.
+      const accountId = owners.length === 1 ? (owners[0]?.id ?? null) : null;
       const since = (seconds: number) => new Date(now.getTime() - seconds * 1000);
       const newest = async (where: object, take: number) =>
         (
@@ -113,23 +131,24 @@ export class HandshakeStore {
             select: { createdAt: true },
           })
         ).map((row) => row.createdAt);
+      const fromClientAgent = { clientHash, agentRef: input.agentRef };
       const refusal = creationRefusal(
         {
-          fromClient: await newest(
-            { clientHash, createdAt: { gt: since(HOUR_SECONDS) } },
-            limits.perClientPerHour,
+          fromClientToQueue: await newest(
+            { clientHash, accountId, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perClientPerQueuePerHour,
           ),
-          ofAgent: await newest(
-            { agentRef: input.agentRef, createdAt: { gt: since(HOUR_SECONDS) } },
-            limits.perAgentPerHour,
+          fromClientAgent: await newest(
+            { ...fromClientAgent, createdAt: { gt: since(HOUR_SECONDS) } },
+            limits.perClientAgentPerHour,
           ),
-          pendingOfAgent: await newest(
+          pendingFromClientAgent: await newest(
             {
-              agentRef: input.agentRef,
+              ...fromClientAgent,
               status: 'pending',
               createdAt: { gt: since(limits.pendingCountsForSeconds) },
             },
-            limits.pendingPerAgent,
+            limits.pendingPerClientAgent,
           ),
         },
         input.agentRef,
@@ -137,11 +156,10 @@ export class HandshakeStore {
         limits,
       );
       if (refusal) throw refusal;
-      const owners = await tx.account.findMany({ select: { id: true }, take: 2 });
       return tx.handshake.create({
         data: {
           id: newId('hs'),
-          accountId: owners.length === 1 ? (owners[0]?.id ?? null) : null,
+          accountId,
           agentRef: input.agentRef,
           requestedScopes: [...input.requestedScopes],
           message: input.message,
@@ -247,6 +265,7 @@ export class HandshakeStore {
             scopes,
             dailyLimit: approval.dailyLimit,
             monthlyLimit: approval.monthlyLimit,
+            expiresAt: approval.expiresAt ?? defaultHandshakeExpiry(now),
           });
           made.agent = agent;
           const token = await this.#agents.issueToken(agent);

@@ -10,4 +10,10 @@ export type {
   HandshakeStoreOptions,
   NewHandshake,
 } from './handshake-store.ts';
-export { effectiveStatus, HandshakeStore, isHandshakeId } from './handshake-store.ts';
+export {
+  defaultHandshakeExpiry,
+  effectiveStatus,
+  HANDSHAKE_TOKEN_DAYS,
+  HandshakeStore,
+  isHandshakeId,
+} from './handshake-store.ts';

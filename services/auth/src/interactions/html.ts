@@ -88,7 +88,7 @@ export function page({ title, body, wide = false }: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title}</title>
 <style>${STYLE}</style>
 </head>

@@ -3,8 +3,9 @@
  *
  * What it enforces:
  * - the interaction comes from oidc-provider's own cookie, and it must be the one in the URL;
- * - every POST carries the CSRF token; sign-in is throttled (AccountStore.signIn) and answers
- *   "too many attempts" with Retry-After rather than waiting;
+ * - every POST comes from our own origin (same-origin.ts) and carries the CSRF token (csrf.ts);
+ * - sign-in is throttled (AccountStore.signIn) and answers "too many attempts" with Retry-After
+ *   rather than waiting;
  * - consent grants exactly what the prompt lists, on our API resource only;
  * - deny ends the interaction with access_denied, which the client receives at its redirect URI;
  * - every ending is a 303 from this server to oidc-provider's resume URL, which in turn 303s to
@@ -18,11 +19,12 @@ import type Provider from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { AgentStore } from '../agents/agent-store.ts';
 import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
-import type { CookiePolicy } from './csrf.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import { consentPage, loginPage } from './interaction-pages.ts';
+import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
+import { sameOriginPosts } from './same-origin.ts';
 
 export interface InteractionRouterOptions {
   provider: Provider;
@@ -95,6 +97,7 @@ export function createInteractionRouter({
   }
 
   router.use(pageGuard(logger));
+  router.use(sameOriginPosts(issuer));
 
   router.get('/interaction/:uid', async (ctx) => {
     const interaction = await interactionOf(ctx);

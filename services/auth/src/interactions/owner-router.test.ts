@@ -121,7 +121,11 @@ describe('owner pages', () => {
     // Signed in already: /login goes on to the dashboard.
     expect(locationOf(await browser.get('/login'), app.url)).toBe('/dashboard/tokens');
 
-    const out = await browser.post('/logout', { _csrf: csrf });
+    // The token of a form rendered before signing in no longer works: it was bound to no session.
+    const stale = await browser.post('/logout', { _csrf: csrf });
+    expect(stale.status).toBe(403);
+    const dashboardToken = csrfOf(await (await browser.get('/signup')).text());
+    const out = await browser.post('/logout', { _csrf: dashboardToken });
     expect(out.status).toBe(303);
     expect(locationOf(out, app.url)).toBe('/login');
     expect(browser.cookie('pag_owner')).toBeUndefined();
@@ -216,8 +220,9 @@ describe('dashboardPath (where /login goes on to)', () => {
       next,
     });
     expect(locationOf(signedIn, app.url)).toBe(next);
+    // Signed in now: the sign-in form's token is bound to no session; a fresh form's works.
     const offsite = await browser.post('/login', {
-      _csrf: csrfOf(form),
+      _csrf: await formOf(browser, '/signup'),
       email: 'next@example.com',
       password,
       next: '//evil.example/',

@@ -1,7 +1,7 @@
 /**
  * The owner's own sign-up, sign-in and sign-out, and the minimal dashboard page.
  *
- * What it enforces: CSRF tokens on every POST; sign-in throttled like the OAuth login (same
+ * What it enforces: every POST from our own origin (same-origin.ts) with the CSRF token (csrf.ts); sign-in throttled like the OAuth login (same
  * AccountStore.signIn, same counters), answering 429 with Retry-After; the same message for an
  * unknown email and a wrong password; sign-up says plainly when an email is taken; after sign-up
  * or sign-in a 303 to /dashboard/tokens; a dashboard without a session goes to /login.
@@ -11,12 +11,13 @@ import { Router } from '@koa/router';
 import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { AccountStore } from '../accounts/account-store.ts';
-import type { CookiePolicy } from './csrf.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import { ownerLoginPage, signupPage } from './owner-pages.ts';
 import { currentOwner, endOwnerSession, startOwnerSession } from './owner-session.ts';
+import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, seeOther, sendPage } from './page-security.ts';
+import { sameOriginPosts } from './same-origin.ts';
 
 export interface OwnerRouterOptions {
   accounts: AccountStore;
@@ -45,6 +46,7 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
   const cookies: CookiePolicy = { secure: config.publicUrl.startsWith('https:') };
 
   router.use(pageGuard(logger));
+  router.use(sameOriginPosts(config.publicUrl));
 
   router.get('/signup', (ctx) => {
     sendPage(ctx, 200, signupPage({ csrf: csrfToken(ctx, cookies) }));

@@ -9,8 +9,8 @@
  * copy of the cookie taken earlier stops working too (docs/adr/0020).
  */
 import type { Context } from 'koa';
-import type { CookiePolicy } from './csrf.ts';
-import { pageCookie } from './csrf.ts';
+import type { CookiePolicy } from './page-cookie.ts';
+import { pageCookie } from './page-cookie.ts';
 
 export const OWNER_COOKIE = 'pag_owner';
 export const OWNER_SESSION_SECONDS = 12 * 60 * 60;

@@ -3,7 +3,9 @@
  *
  * CSP: nothing loads but inline style; forms post only to our origin; no framing (also
  * X-Frame-Options DENY for old browsers). Pages are never cached (they carry CSRF tokens and
- * account data) and never leak their URL (interaction uids) through Referer.
+ * account data) and never leak their URL (interaction uids) to another origin through Referer:
+ * `same-origin`, not `no-referrer`, because under `no-referrer` browsers send `Origin: null` with
+ * the pages' own form posts, which same-origin.ts could not tell from another site's.
  *
  * Errors: expected ones (AppError, oidc-provider's errors below 500) show their message on a
  * plain page; anything else is logged and shown as a generic message. Never a stack trace.
@@ -30,7 +32,7 @@ export function setPageHeaders(ctx: Context, extraFormTargets: readonly string[]
   ctx.set('Content-Security-Policy', contentSecurityPolicy(extraFormTargets));
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('Cache-Control', 'no-store');
 }
 

@@ -1,19 +1,21 @@
 /**
  * The oidc-provider instance: issuer = PUBLIC_URL, behind a proxy (the gateway), with our
- * discovery additions and its events logged. Protocol failures are oidc-provider's own errors;
- * 5xx details go to the log, never to the client.
+ * discovery additions, a script policy on its answers (script-policy.ts) and its events logged.
+ * Protocol failures are oidc-provider's own errors; 5xx details go to the log, never to the client.
  */
 import type { Logger } from '@pag/kit';
 import type { Configuration } from 'oidc-provider';
 import Provider from 'oidc-provider';
 import { serverMetadataExtensions } from '../discovery/server-metadata.ts';
 import { answerAppErrorsAsOAuth } from './app-errors.ts';
+import { scriptPolicy } from './script-policy.ts';
 
 export function createProvider(issuer: string, configuration: Configuration, logger: Logger): Provider {
   const provider = new Provider(issuer, configuration);
   // X-Forwarded-* come from the gateway alone (service.ts pins host and proto to PUBLIC_URL).
   provider.proxy = true;
   answerAppErrorsAsOAuth(provider);
+  provider.use(scriptPolicy);
   provider.use(serverMetadataExtensions(issuer));
   provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc-provider server error'));
   provider.on('grant.revoked', (_ctx, grantId) => logger.info({ grantId }, 'grant revoked'));

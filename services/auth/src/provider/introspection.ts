@@ -4,10 +4,15 @@
  * token, is refused before a token is looked at: the answer never depends on the token, so no
  * client learns from it whether a token is valid.
  *
+ * Every answer names, in TOKEN_LEGACY_HEADER, until when tokens without our prefix are still looked
+ * up (docs/adr/0025), so resource servers refuse those without asking once it has passed.
+ *
  * The answer for an active access token carries `account_id` (our extra claim, the owner account)
  * besides RFC 7662's members; `sub` is the same account id.
  */
 
+import { TOKEN_LEGACY_HEADER } from '@pag/contracts';
+import { legacyHeaderValue } from '@pag/kit';
 import type { Middleware } from 'koa';
 import type { Client, ClientMetadata, Configuration } from 'oidc-provider';
 import type { IntrospectionClient } from '../config.ts';
@@ -49,12 +54,18 @@ function basicClientId(header: string | undefined): string | undefined {
 
 /**
  * In front of oidc-provider: an introspection request must name a resource server in HTTP Basic
- * (oidc-provider then checks its secret); anything else is 401 invalid_client.
+ * (oidc-provider then checks its secret); anything else is 401 invalid_client. Every answer
+ * carries TOKEN_LEGACY_HEADER.
  */
-export function introspectionGate(path: string, clients: IntrospectionClient[]): Middleware {
+export function introspectionGate(
+  path: string,
+  clients: IntrospectionClient[],
+  legacyTokens: { readonly until: Date | null },
+): Middleware {
   const allowed = new Set(clients.map((client) => client.clientId));
   return async (ctx, next) => {
     if (ctx.path !== path || ctx.method !== 'POST') return next();
+    ctx.set(TOKEN_LEGACY_HEADER, legacyHeaderValue(legacyTokens.until));
     const clientId = basicClientId(ctx.get('authorization'));
     if (clientId !== undefined && allowed.has(clientId)) return next();
     ctx.status = 401;

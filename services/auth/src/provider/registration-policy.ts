@@ -14,7 +14,7 @@
  * It runs where oidc-provider stores a registered client (panva's advice for registration
  * policies without an initial access token): static clients are never stored, so never checked.
  */
-import { isScope } from '@pag/contracts';
+import { isCleanName, isScope, NAME_CHARACTERS_MESSAGE } from '@pag/contracts';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { OIDC_SCOPES } from './scopes.ts';
@@ -74,6 +74,10 @@ export function checkRegistration(metadata: AdapterPayload): void {
   }
   if (typeof metadata.client_name === 'string' && metadata.client_name.length > MAX_NAME_LENGTH) {
     fail(`client_name must be at most ${MAX_NAME_LENGTH} characters`);
+  }
+  // The client's name becomes the name of the owner's agent: the same rule as every agent name.
+  if (typeof metadata.client_name === 'string' && !isCleanName(metadata.client_name)) {
+    fail(`client_name ${NAME_CHARACTERS_MESSAGE}`);
   }
 }
 

@@ -2,6 +2,9 @@
  * oidc-provider's storage on PostgreSQL: one table, auth.oidc_payloads, for every model.
  *
  * What it enforces:
+ * - an access or refresh token is read before any lookup (kit's TokenTags): one of ours whose tag
+ *   does not verify or whose kind is not the model's, or a legacy one (no prefix) past the legacy
+ *   cut-over, is not found, without a query or a look at what was read a moment ago;
  * - records are keyed by an HMAC of their id (record-key.ts) and payloads carry no raw id
  *   (payload-codec.ts): the table holds no usable token;
  * - a row past expires_at is never returned (purge-job.ts deletes it later);
@@ -16,6 +19,7 @@
  * - every deletion of access tokens is reported (onAccessTokensRevoked), so introspection caches
  *   evict them at once, whichever path revoked them (revocation endpoint, reuse, grant revocation).
  */
+import type { TokenTags } from '@pag/kit';
 import { tokenSha256 } from '@pag/kit';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
@@ -41,12 +45,18 @@ export interface OidcAdapterOptions {
   onAccessTokensRevoked?: (revoked: RevokedAccess[]) => Promise<void>;
   /** Access tokens read a moment ago; the owner forgets revoked ones (default: none kept). */
   recentTokens?: RecentTokens;
+  /** Verifies the tags of presented tokens (TOKEN_TAG_KEYS). */
+  tokenTags: TokenTags;
+  /** Whether tokens without our prefix are still looked up (legacy-cut-over.ts, docs/adr/0025). */
+  legacy: { open(): boolean };
 }
 
 /** Models redeemed once; a second redemption fails as invalid_grant. */
 const GRANT_SOURCES = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'PreAuthorizedCode']);
 /** Models read together with their grant. */
 const GRANT_BOUND = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']);
+/** Models whose ids are presented tokens, read (token-tags.ts) before they are looked up. */
+const PRESENTED = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
 /** Models presented as bearer tokens to resource servers. */
 const ACCESS_TOKENS = new Set(['AccessToken', 'ClientCredentials']);
 
@@ -72,6 +82,8 @@ class PrismaOidcAdapter implements Adapter {
   readonly #onRevoked: OidcAdapterOptions['onAccessTokensRevoked'];
   readonly #readAhead: ReadAhead;
   readonly #recent: RecentTokens;
+  readonly #tags: TokenTags;
+  readonly #legacy: { open(): boolean };
 
   constructor(
     model: string,
@@ -83,6 +95,16 @@ class PrismaOidcAdapter implements Adapter {
     this.#onRevoked = options.onAccessTokensRevoked;
     this.#readAhead = options.readAhead;
     this.#recent = options.recentTokens;
+    this.#tags = options.tokenTags;
+    this.#legacy = options.legacy;
+  }
+
+  /** Whether a token presented as this model may exist, from its text alone. */
+  #mayExist(id: string): boolean {
+    const read = this.#tags.read(id);
+    if (read.shape === 'tagged') return (read.kind === 'refresh') === (this.#model === 'RefreshToken');
+    if (read.shape === 'forged') return false;
+    return this.#legacy.open();
   }
 
   /** What this process read ahead about the record is stale once it is written or deleted. */
@@ -103,21 +125,23 @@ class PrismaOidcAdapter implements Adapter {
     if (this.#model === 'Grant') row.grantId = id;
     const userCode = typeof payload.userCode === 'string' ? this.#key(payload.userCode) : null;
     const ttl = typeof expiresIn === 'number' ? Math.max(0, Math.floor(expiresIn)) : null;
+    const legacy = PRESENTED.has(this.#model) && this.#tags.read(id).shape === 'legacy';
     await this.#db.$executeRaw`
       INSERT INTO "auth"."oidc_payloads"
-        (model, id, payload, grant_id, user_code, uid, account_id, client_id, expires_at, consumed_at)
+        (model, id, payload, grant_id, user_code, uid, account_id, client_id, expires_at, consumed_at, legacy)
       VALUES (${this.#model}, ${this.#key(id)}, ${row.payload}::jsonb, ${row.grantId}, ${userCode},
         ${row.uid}, ${row.accountId}, ${row.clientId},
         CASE WHEN ${ttl}::int IS NULL THEN NULL ELSE now() + make_interval(secs => ${ttl}::int) END,
-        CASE WHEN ${row.consumed}::boolean THEN now() ELSE NULL END)
+        CASE WHEN ${row.consumed}::boolean THEN now() ELSE NULL END, ${legacy})
       ON CONFLICT (model, id) DO UPDATE SET
         payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code,
         uid = EXCLUDED.uid, account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id,
-        expires_at = EXCLUDED.expires_at,
+        expires_at = EXCLUDED.expires_at, legacy = EXCLUDED.legacy,
         consumed_at = COALESCE(oidc_payloads.consumed_at, EXCLUDED.consumed_at)`;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (PRESENTED.has(this.#model) && !this.#mayExist(id)) return undefined;
     if (this.#model === 'Client') {
       const kept = this.#readAhead.client(id);
       if (kept !== undefined) return structuredClone(kept.payload);

@@ -19,6 +19,9 @@ export const RESOURCE_SERVER = {
   clientSecret: 'resource-server-secret-0123456789abcdef',
 };
 
+/** The tests' TOKEN_TAG_KEYS (one key), so they can mint tokens the service accepts or forge some. */
+export const TOKEN_TAG_KEY = randomBytes(32).toString('base64url');
+
 export interface TestAuth extends AsyncDisposable {
   readonly url: string;
   readonly apiResource: string;
@@ -45,10 +48,14 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
     cookieKeys: [randomBytes(32).toString('base64url')],
     keyEncryptionKey: randomBytes(32),
     tokenHashKey: randomBytes(32).toString('base64url'),
+    tokenTagKeys: [TOKEN_TAG_KEY],
+    legacyTokensUntil: undefined,
     introspectionClients: [RESOURCE_SERVER],
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     tokenReadCacheMs: 1_000,
+    // No gateway in front: requests come straight from the tests (app/gateway-only.ts).
+    gatewaySecret: undefined,
     ...overrides,
   };
 }

@@ -5,7 +5,8 @@
  * Forwarded header is dropped and X-Forwarded-Proto/Host (from PUBLIC_URL) and X-Forwarded-For
  * (the socket's peer) are set afresh. Redirects are passed to the browser unchanged, never
  * followed (these paths are outside /api/v1). Upstream failures become the error body: 503 when
- * auth cannot be reached, 504 when it is too slow, 502 when it breaks off.
+ * auth cannot be reached, 504 when it is too slow, 502 when it breaks off. Each request carries the
+ * gateway's proof (upstream-proxy.ts): the auth service believes its X-Forwarded-For for that.
  */
 import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
@@ -29,6 +30,8 @@ export interface ForwardAuthOptions {
   authUrl: string | undefined;
   /** An auth service silent for this long is a 504. */
   timeoutMs: number;
+  /** GATEWAY_SECRET, required with authUrl: the auth service answers only what the gateway signed. */
+  gatewaySecret: string | undefined;
   logger: Logger;
 }
 
@@ -40,12 +43,14 @@ export function forwardAuth(options: ForwardAuthOptions): RequestHandler {
       next(new AppError('SERVICE_UNAVAILABLE', 'The auth service is not running.', { expose: true }));
     };
   }
+  if (options.gatewaySecret === undefined) throw new Error('GATEWAY_SECRET is required with AUTH_URL');
   const publicUrl = new URL(options.publicUrl);
   const forwardedProto = publicUrl.protocol.slice(0, -1);
   const proxy = upstreamProxy({
     target: authUrl,
     serviceName: 'auth service',
     timeoutMs: options.timeoutMs,
+    gatewaySecret: options.gatewaySecret,
     logger: options.logger,
   });
 

@@ -26,6 +26,8 @@ export interface ForwardProxyOptions {
   proxyUrl: string;
   /** A proxy that has not started its answer within this long is a 504 (upstream-proxy.ts). */
   timeoutMs: number;
+  /** GATEWAY_SECRET: the proxy answers only what the gateway signed. */
+  gatewaySecret: string;
   logger: Logger;
 }
 
@@ -36,6 +38,7 @@ export function forwardProxy(options: ForwardProxyOptions): RequestHandler {
     target: options.proxyUrl,
     serviceName: 'proxy service',
     timeoutMs: options.timeoutMs,
+    gatewaySecret: options.gatewaySecret,
     logger: options.logger,
   });
 

@@ -1,6 +1,6 @@
 /**
  * Headers every answer carries: API responses are never sniffed, framed, cached by shared caches
- * or given a referrer.
+ * or given a referrer; on an https origin, Strict-Transport-Security.
  *
  * Answers of routes in the table (JSON, text, and whatever the proxy streams from a third-party
  * service) also get a Content-Security-Policy that lets nothing run or load: a document a browser
@@ -29,9 +29,23 @@ const ROUTE_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
 };
 
-export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.set(HEADERS);
-  next();
+/**
+ * HSTS when PUBLIC_URL is https: browsers then never try plain http for this origin for a year
+ * (sslstrip on a first visit aside). Set here, the first step, so every answer of the public
+ * origin carries it once: the gateway's own, the auth service's pages and protocol endpoints it
+ * forwards, the proxy's, and errors. No includeSubDomains (other hosts of the operator's domain
+ * are not ours to decide) and no preload. Browsers ignore it over http, so it is left off there.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+export function securityHeaders(publicUrl: string) {
+  const headers: Record<string, string> = publicUrl.startsWith('https:')
+    ? { ...HEADERS, 'strict-transport-security': STRICT_TRANSPORT_SECURITY }
+    : HEADERS;
+  return function setSecurityHeaders(_req: Request, res: Response, next: NextFunction): void {
+    res.set(headers);
+    next();
+  };
 }
 
 /** After route lookup: the policy of every route of the table, and CORS for public documents. */

@@ -5,13 +5,18 @@
  * service cannot be reached, 504 when it sends no answer within the timeout, 502 when it breaks
  * off before answering; after the answer started, a failure can only cut the connection.
  *
+ * Every forwarded request carries the gateway's proof (pag-gateway-proof, kit's gateway-proof.ts):
+ * an HMAC under GATEWAY_SECRET over the method, path and request id exactly as sent, set as the
+ * last thing before the request leaves, so the services behind know it came through here.
+ *
  * The timeout covers the wait for the answer's head only. Once the answer streams, a pause is the
  * client's as often as the service's (a slow reader holds the stream back), so no idle timer runs
  * then: a 32 MiB download to a slow client must not be cut off as "upstream too slow".
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, toErrorBody } from '@pag/contracts';
+import { AppError, GATEWAY_PROOF_HEADER, MessageHeaders, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
+import { signGatewayRequest } from '@pag/kit';
 import type { Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -24,6 +29,8 @@ export interface UpstreamProxyOptions {
   serviceName: string;
   /** How long the service may take to start its answer; then 504. */
   timeoutMs: number;
+  /** GATEWAY_SECRET: signs every forwarded request. */
+  gatewaySecret: string;
   logger: Logger;
 }
 
@@ -37,6 +44,15 @@ export function upstreamProxy(options: UpstreamProxyOptions): ProxyHandler<Incom
     autoRewrite: false,
     on: {
       proxyReq: (proxyReq, req) => {
+        const requestId = proxyReq.getHeader(MessageHeaders.requestId);
+        proxyReq.setHeader(
+          GATEWAY_PROOF_HEADER,
+          signGatewayRequest(options.gatewaySecret, {
+            method: proxyReq.method,
+            path: proxyReq.path,
+            requestId: typeof requestId === 'string' ? requestId : '',
+          }),
+        );
         proxyReq.setTimeout(options.timeoutMs, () => {
           timedOut.add(req);
           proxyReq.destroy();

@@ -4,7 +4,7 @@
  * granted. The value must be sendable as one HTTP header value (visible ASCII, no spaces or line
  * breaks), so a stored credential can never smuggle a header into the upstream request.
  */
-import { AppError } from '@pag/contracts';
+import { AppError, displayName } from '@pag/contracts';
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 
@@ -13,12 +13,7 @@ export const API_KEY_MAX_CHARS = 4096;
 const Input = z.object({
   accountId: z.uuid({ message: 'must be the owner account id (a UUID)' }),
   service: z.string(),
-  label: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(100, 'must be at most 100 characters')
-    .refine((label) => !/\p{Cc}/u.test(label), 'must not contain control characters'),
+  label: displayName(100),
   value: z
     .string()
     .max(API_KEY_MAX_CHARS, `must be at most ${API_KEY_MAX_CHARS} characters`)

@@ -1,7 +1,7 @@
 /**
  * The proxy's express app: one visible pipeline of small steps, each in its own module.
  *
- *   request id → metrics → route lookup (the contracts' proxy routes only) → authentication
+ *   request id → metrics → gateway proof (the gateway's signature, else 403) → route lookup (the contracts' proxy routes only) → authentication
  *   (introspection, audience, account) → scope → connector and credential → streamed call to the
  *   connected service → error handler
  */
@@ -16,12 +16,15 @@ import { authenticate } from './authenticate.ts';
 import { checkScope } from './check-scope.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
+import { gatewayOnly } from './gateway-only.ts';
 import { observe } from './observe.ts';
 import { requestId } from './request-id.ts';
 import { routeLookup } from './route-lookup.ts';
 
 export interface ProxyAppDeps {
   publicUrl: string;
+  /** GATEWAY_SECRET: only requests the gateway signed are served. */
+  gatewaySecret: string;
   introspector: TokenIntrospector;
   store: VaultStore;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
@@ -41,6 +44,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
 
   app.use(requestId);
   app.use(observe(deps.metrics));
+  app.use(gatewayOnly(deps.gatewaySecret, deps.logger));
   app.use(routeLookup);
   app.use(authenticate(deps.publicUrl, deps.introspector));
   app.use(checkScope(deps.publicUrl));

@@ -91,6 +91,23 @@ describe('storeApiKeyConnection', () => {
     expect(message).not.toContain('secret with spaces');
   });
 
+  test.each([
+    ['a line break', 'pat\nother'],
+    ['an escape sequence', 'pat\u001b[2J'],
+    ['a bidi override', 'pat\u202e'],
+  ])('a label with %s is refused like every name', async (_what, label) => {
+    const attempt = store.storeApiKeyConnection({
+      accountId: randomUUID(),
+      service: 'github',
+      label,
+      value: 'ghp_value',
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await attempt.catch((error: Error) => error.message)).toContain(
+      'label: must not contain control characters',
+    );
+  });
+
   test('a vault opened with another key cannot read the credential, and says why', async () => {
     const accountId = randomUUID();
     await store.storeApiKeyConnection({ accountId, service: 'notion', label: 'ws', value: 'ntn_value' });

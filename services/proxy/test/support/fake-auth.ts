@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { closeServer } from '@pag/kit';
 
 export const INTROSPECTION_CLIENT = { id: 'proxy-rs', secret: 'proxy-secret-for-tests-0123456789abcdef' };
+/** The TOKEN_TAG_KEYS the proxy under test verifies tokens of ours with. */
+export const TOKEN_TAG_KEY = 'proxy-tests-token-tag-key-0123456789abc';
 
 export class FakeAuth implements AsyncDisposable {
   readonly server: Server = createServer((req, res) => {

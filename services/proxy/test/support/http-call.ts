@@ -1,9 +1,11 @@
 /**
  * One HTTP request with node:http (which sends any header we ask, cookies included) and its
- * whole answer.
+ * whole answer. The tests stand in for the gateway, so the request carries the gateway's proof
+ * (over the x-request-id given, if any) unless `direct` says it reaches the port some other way.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { request } from 'node:http';
+import { gatewayHeaders } from '@pag/kit/testing';
 
 export interface Answer {
   status: number;
@@ -14,10 +16,21 @@ export interface Answer {
 
 export function httpCall(
   url: string,
-  options: { method?: string; headers?: OutgoingHttpHeaders; body?: Buffer | string } = {},
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: Buffer | string; direct?: boolean } = {},
 ): Promise<Answer> {
+  const method = options.method ?? 'GET';
+  const { pathname, search } = new URL(url);
+  const given = options.headers?.['x-request-id'];
+  const headers = options.direct
+    ? options.headers
+    : {
+        ...options.headers,
+        ...gatewayHeaders(method, `${pathname}${search}`, {
+          requestId: typeof given === 'string' ? given : undefined,
+        }),
+      };
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);

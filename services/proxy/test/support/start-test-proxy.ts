@@ -7,14 +7,14 @@ import { randomBytes } from 'node:crypto';
 import type { Env } from '@pag/kit';
 import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import { startTestPostgres, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import { loadProxyConfig } from '../../src/config.ts';
 import { proxyDatabase } from '../../src/database.ts';
 import type { ProxyStore } from '../../src/operator/store-api-key.ts';
 import { openProxyStore } from '../../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../../src/service.ts';
 import { startProxy } from '../../src/service.ts';
-import { FakeAuth, INTROSPECTION_CLIENT } from './fake-auth.ts';
+import { FakeAuth, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth.ts';
 
 export const PUBLIC_URL = 'http://gateway.test';
 export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
@@ -46,6 +46,8 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       AUTH_URL: auth.url,
       INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
       INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      GATEWAY_SECRET: TEST_GATEWAY_SECRET,
+      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
       ...env,
     });
     const proxy = await startProxy({

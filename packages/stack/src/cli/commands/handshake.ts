@@ -1,15 +1,16 @@
 /**
  * `pag handshake list --owner E`: the owner's pending handshakes, oldest first.
- * `pag handshake approve --owner E --id hs_… [--scopes "read"] [--daily N] [--monthly N]`: approves
- * one with the requested scopes or fewer (never more) and optional limits, as /dashboard/handshakes
- * does; the new token is the last line printed, once.
+ * `pag handshake approve --owner E --id hs_… [--scopes "read"] [--daily N] [--monthly N]
+ * [--expires YYYY-MM-DD]`: approves one with the requested scopes or fewer (never more), optional
+ * limits and an expiry (through that day, UTC; default 90 days from now), as
+ * /dashboard/handshakes does; the new token is the last line printed, once.
  * `pag handshake deny --owner E --id hs_…`.
  * `pag handshake claim --owner E --code C`: makes an unassigned handshake the owner's (the code
  * is the one in the claim link the agent showed).
  * Each acts within the owner named by --owner: another owner's handshake is "not found".
  */
 import type { HandshakeRecord } from '@pag/auth';
-import { HandshakeStore } from '@pag/auth';
+import { endOfDay, HandshakeStore } from '@pag/auth';
 import type { Command, CommandContext } from '../command.ts';
 import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
@@ -48,25 +49,30 @@ const handshakeList: Command = {
 
 const handshakeApprove: Command = {
   name: 'handshake approve',
-  usage: '--owner E --id hs_… [--scopes "s1 s2"] [--daily N] [--monthly N]',
+  usage: '--owner E --id hs_… [--scopes "s1 s2"] [--daily N] [--monthly N] [--expires YYYY-MM-DD]',
   options: {
     owner: { type: 'string' },
     id: { type: 'string' },
     scopes: { type: 'string' },
     daily: { type: 'string' },
     monthly: { type: 'string' },
+    expires: { type: 'string' },
   },
   async run(context) {
     const id = requireString(context, 'id');
     const scopes = scopesOption(context);
     const dailyLimit = limitOption(context, 'daily');
     const monthlyLimit = limitOption(context, 'monthly');
+    const expires = context.values.expires;
+    // Through that day, UTC, as the dashboard reads its date field; absent: 90 days from now.
+    const expiresAt = typeof expires === 'string' ? (endOfDay(expires, '--expires') ?? undefined) : undefined;
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
     const { handshake, agent, token } = await handshakesOf(store).approve(owner.id, id, {
       scopes,
       dailyLimit,
       monthlyLimit,
+      expiresAt,
     });
     context.out(`approved ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}:`);
     context.out(agentLine(agent));

@@ -1,0 +1,115 @@
+/**
+ * The deployment's nats-server configuration (deploy/nats/nats-server.conf, generated from the
+ * contracts' SubjectTable) on a real nats-server: each service signs in as its own user, a request
+ * that names a caller in `pag-*` headers is accepted from the gateway's user only, and the audit
+ * stream works with the gateway's and the audit service's grants.
+ */
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { NatsUser } from '@pag/contracts';
+import { AuditStream, BrainSubjects, MessageHeaders, NATS_USERS, QueueGroups } from '@pag/contracts';
+import type { NatsServer } from '../testing/nats-server.ts';
+import { startNatsServer } from '../testing/nats-server.ts';
+import { Collector } from './bus-test-helpers.ts';
+import { NatsBus } from './nats-bus.ts';
+
+const CONFIG_FILE = fileURLToPath(new URL('../../../../deploy/nats/nats-server.conf', import.meta.url));
+const passwords = Object.fromEntries(NATS_USERS.map((user) => [user, randomBytes(24).toString('base64url')]));
+
+let server: NatsServer;
+const buses: NatsBus[] = [];
+
+async function signIn(user: NatsUser, password = passwords[user] ?? ''): Promise<NatsBus> {
+  const bus = await NatsBus.connect({
+    url: server.url,
+    name: user,
+    credentials: { kind: 'password', user, password },
+  });
+  buses.push(bus);
+  return bus;
+}
+
+beforeAll(async () => {
+  server = await startNatsServer({
+    configFile: CONFIG_FILE,
+    // nats-server reads a variable as a configuration value: a password is quoted.
+    serverEnv: Object.fromEntries(
+      NATS_USERS.map((user) => [`NATS_${user.toUpperCase()}_PASSWORD`, JSON.stringify(passwords[user])]),
+    ),
+  });
+});
+
+afterAll(async () => {
+  for (const bus of buses) await bus.close();
+  await server?.stop();
+});
+
+describe('nats-server.conf', () => {
+  test('a wrong password or no user is refused at connect', async () => {
+    await expect(signIn('gateway', 'not-the-password')).rejects.toThrow(/Cannot connect to NATS/);
+    await expect(NatsBus.connect({ url: server.url, name: 'anonymous' })).rejects.toThrow(
+      /Cannot connect to NATS/,
+    );
+  });
+
+  test("a request with a caller is the gateway's alone: another service's forgery never reaches the handler", async () => {
+    const brain = await signIn('brain');
+    const seen = new Collector<string | undefined>();
+    await brain.handle(
+      BrainSubjects.memoryCreate,
+      (message) => {
+        seen.push(message.headers[MessageHeaders.accountId]);
+        return { stored: true };
+      },
+      { queue: QueueGroups.brain },
+    );
+
+    // Nor may another service answer in the brain's place: its subscription is refused.
+    const proxy = await signIn('proxy');
+    const impostor = new Collector<string>();
+    await proxy.handle(BrainSubjects.memoryCreate, () => impostor.push('answered'), {
+      queue: QueueGroups.brain,
+    });
+
+    const forged = proxy.request(
+      BrainSubjects.memoryCreate,
+      { content: 'forged' },
+      { timeoutMs: 2_000, headers: { [MessageHeaders.accountId]: 'victim-account' } },
+    );
+    await expect(forged).rejects.toThrow(/permission/i);
+
+    const gateway = await signIn('gateway');
+    for (let i = 0; i < 20; i += 1) {
+      await expect(
+        gateway.request(
+          BrainSubjects.memoryCreate,
+          { content: 'real' },
+          { timeoutMs: 2_000, headers: { [MessageHeaders.accountId]: 'owner-account' } },
+        ),
+      ).resolves.toEqual({ stored: true });
+    }
+    expect(seen.items).toEqual(Array(20).fill('owner-account'));
+    expect(impostor.items).toEqual([]);
+  });
+
+  test('the gateway creates the audit stream and publishes to it; the audit service reads it', async () => {
+    const gateway = await signIn('gateway');
+    await gateway.ensureStream({ name: AuditStream.name, subjects: [...AuditStream.subjects] });
+    const ack = await gateway.publishDurable('audit.events.gateway', { n: 1 }, { msgId: 'event-1' });
+    expect(ack.stream).toBe(AuditStream.name);
+
+    const brain = await signIn('brain');
+    await expect(
+      brain.publishDurable('audit.events.gateway', { n: 2 }, { msgId: 'forged-1' }),
+    ).rejects.toThrow();
+
+    const audit = await signIn('audit');
+    const received = new Collector<unknown>();
+    await audit.consume(AuditStream.name, AuditStream.consumer, async (message) => {
+      received.push(message.data);
+    });
+    await received.atLeast(1);
+    expect(received.items).toEqual([{ n: 1 }]);
+  });
+});

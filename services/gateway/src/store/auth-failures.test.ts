@@ -1,0 +1,128 @@
+/**
+ * The rejected-token budget's store on a real PostgreSQL, two instances standing for two replicas:
+ * they count in one row (together exactly the budget), a block one counted reaches the other with
+ * its next refresh, IPv6 addresses of one /64 share a budget, and the purge deletes the rows of
+ * ended windows only.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { applyMigrations, createLogger, createPrismaClient } from '@pag/kit';
+import type { TestPostgres } from '@pag/kit/testing';
+import { startTestPostgres } from '@pag/kit/testing';
+import { gatewayDatabase } from '../database.ts';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { AuthFailureStore } from './auth-failures.ts';
+
+let postgres: TestPostgres;
+let db: PrismaClient;
+let offsetMs = 0;
+const now = () => new Date(Date.now() + offsetMs);
+const stores: AuthFailureStore[] = [];
+
+function replica(client: PrismaClient = db): AuthFailureStore {
+  const store = new AuthFailureStore(client, {
+    policy: { limit: 3, windowSeconds: 60 },
+    // Never by the timer during a test: each test refreshes when it means to.
+    refreshMs: 3_600_000,
+    now,
+    logger: createLogger({ service: 'auth-failures-test', level: 'silent' }),
+  });
+  stores.push(store);
+  return store;
+}
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
+  db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: gatewayDatabase.schema });
+});
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  await db?.$disconnect();
+  await postgres?.stop();
+});
+
+test('two replicas counting 20 failures at once: exactly 3 within the budget', async () => {
+  const [a, b] = [replica(), replica()];
+  const waits = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).recordFailure('198.51.100.1')),
+  );
+  expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+  expect(waits.filter((wait) => wait >= 59 && wait <= 60)).toHaveLength(17);
+  const row = await db.authFailure.findUnique({ where: { address: '198.51.100.1' } });
+  expect(row?.failures).toBe(20);
+});
+
+test('a flood on one replica costs a statement per round trip, and each failure still gets its own count', async () => {
+  let statements = 0;
+  // The same client, counting the raw statements the store sends.
+  const counting = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === '$queryRaw') statements += 1;
+      return Reflect.get(target, property, receiver);
+    },
+  });
+  const store = replica(counting);
+  const waits = await Promise.all(Array.from({ length: 100 }, () => store.recordFailure('198.51.100.9')));
+  expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+  expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+  expect(statements).toBeLessThanOrEqual(2);
+  expect(await db.authFailure.findUnique({ where: { address: '198.51.100.9' } })).toMatchObject({
+    failures: 100,
+  });
+});
+
+test('a statement that fails rejects its failures (the caller answers 503); the next ones are counted', async () => {
+  let broken = true;
+  const flaky = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === '$queryRaw' && broken) return () => Promise.reject(new Error('connection lost'));
+      return Reflect.get(target, property, receiver);
+    },
+  });
+  const store = replica(flaky);
+  await expect(store.recordFailure('198.51.100.10')).rejects.toThrow('connection lost');
+  broken = false;
+  expect(await store.recordFailure('198.51.100.10')).toBe(0);
+  expect(await db.authFailure.findUnique({ where: { address: '198.51.100.10' } })).toMatchObject({
+    failures: 1,
+  });
+});
+
+test('a block one replica counted reaches the other with its next refresh, not before (no I/O per check)', async () => {
+  const [a, b] = [replica(), replica()];
+  for (let i = 0; i < 3; i++) expect(await a.recordFailure('198.51.100.2')).toBe(0);
+  expect(a.retryAfterSeconds('198.51.100.2')).toBe(60);
+  expect(b.retryAfterSeconds('198.51.100.2')).toBe(0);
+  await b.refresh();
+  expect(b.retryAfterSeconds('198.51.100.2')).toBe(60);
+  expect(b.retryAfterSeconds('198.51.100.3')).toBe(0);
+});
+
+test('IPv6 addresses of one /64 share a budget; the next /64 has its own', async () => {
+  const store = replica();
+  await store.recordFailure('2001:db8:5:6::1');
+  await store.recordFailure('2001:db8:5:6::2');
+  await store.recordFailure('2001:db8:5:6:aaaa:bbbb:cccc:dddd');
+  expect(store.retryAfterSeconds('2001:db8:5:6::99')).toBe(60);
+  expect(store.retryAfterSeconds('2001:db8:5:7::1')).toBe(0);
+});
+
+test('the window ends 60 s after its first failure; the purge deletes only rows of ended windows', async () => {
+  const store = replica();
+  await store.recordFailure('198.51.100.4');
+  offsetMs += 30_000;
+  for (let i = 0; i < 2; i++) await store.recordFailure('198.51.100.4');
+  await store.recordFailure('198.51.100.5');
+  expect(store.retryAfterSeconds('198.51.100.4')).toBe(30);
+  offsetMs += 30_000;
+  expect(store.retryAfterSeconds('198.51.100.4')).toBe(0);
+
+  const before = await db.authFailure.count();
+  // Every row but 198.51.100.5's (30 s old) began 60 s ago or more.
+  expect(await store.purgeEnded()).toBe(before - 1);
+  expect((await db.authFailure.findMany()).map((row) => row.address)).toEqual(['198.51.100.5']);
+  expect(await store.recordFailure('198.51.100.4')).toBe(0);
+  expect(await db.authFailure.findUnique({ where: { address: '198.51.100.4' } })).toMatchObject({
+    failures: 1,
+  });
+});
