@@ -24,6 +24,10 @@ export const ErrorCatalogue = {
     status: 400,
     hint: 'Fix the fields named in the message; /openapi.json has every body schema.',
   },
+  INVALID_TEXT: {
+    status: 400,
+    hint: 'Send text as valid Unicode (UTF-8) without NUL characters (U+0000) or unpaired surrogates.',
+  },
   MALFORMED_JSON: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: 'Send the body as JSON with Content-Type: application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, hint: 'Send a smaller body; the limit is stated in the message.' },

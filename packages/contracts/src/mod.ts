@@ -76,6 +76,7 @@ export {
   isTimeZone,
   NAME_CHARACTERS_MESSAGE,
   ServiceName,
+  storableString,
   Timestamp,
   TimeZone,
   utf8Length,
@@ -111,6 +112,7 @@ export {
   VaultTokenMetadata,
 } from './schemas/proxy.ts';
 export { SchemaCatalogue } from './schemas/schema-catalogue.ts';
+export { findUnstorableText, isStorableText, unstorableReason } from './schemas/storable-text.ts';
 export {
   SCHEDULE_TYPES,
   Trigger,

@@ -1,4 +1,4 @@
-export { freePort } from '@pag/kit/testing';
+export { freePort, tableDigests } from '@pag/kit/testing';
 export type { Form, Page, StoredCookie } from './browser.ts';
 export { Browser, csrfOf, locationOf, parseForms, signUp } from './browser.ts';
 export type { ReadyProcess, ReadyProcessOptions } from './ready-process.ts';

@@ -240,6 +240,18 @@ describe('the JWT bearer grant', () => {
     expect((await tokenRequest(id, assertion(key, id, { jti: 'fixed-jti' }))).status).toBe(400);
   });
 
+  test('a jti PostgreSQL cannot store, from the key holder itself, is a client error, never a 500', async () => {
+    const { key, id } = await approved();
+    expect(await tokenRequest(id, assertion(key, id, { jti: 'a\u0000b' }))).toEqual({
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        error_description: 'A value of the request contains a NUL character (U+0000).',
+      },
+    });
+    expect((await tokenRequest(id, assertion(key, id))).status).toBe(200);
+  });
+
   test('an assertion signed by another key is refused', async () => {
     const { id } = await approved();
     const forged = await tokenRequest(id, assertion(newKey(), id));

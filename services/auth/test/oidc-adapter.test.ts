@@ -258,3 +258,54 @@ describe('oidc adapter', () => {
     });
   });
 });
+
+describe('text PostgreSQL cannot store', () => {
+  const storedRows = () =>
+    db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM "auth"."oidc_payloads"`;
+
+  test.each([
+    ['a NUL', 'a\u0000b', 'contains a NUL character (U+0000)'],
+    ['an unpaired surrogate', 'a\ud800b', 'contains an unpaired UTF-16 surrogate (not valid Unicode)'],
+  ])(
+    '%s in a client is invalid_client_metadata, in any other record invalid_request; nothing is written',
+    async (_what, text, reason) => {
+      const before = await storedRows();
+      const client = adapters('Client').upsert('client-bad', { client_id: 'client-bad', client_name: text });
+      await expect(client).rejects.toMatchObject({
+        statusCode: 400,
+        error: 'invalid_client_metadata',
+        error_description: `client_name ${reason}`,
+      });
+      const uid = token();
+      const interaction = adapters('Interaction').upsert(uid, {
+        iat: now(),
+        exp: now() + 600,
+        jti: uid,
+        kind: 'Interaction',
+        params: { client_id: 'client-1', state: text },
+      });
+      await expect(interaction).rejects.toMatchObject({
+        statusCode: 400,
+        error: 'invalid_request',
+        error_description: `state ${reason}`,
+      });
+      expect(await storedRows()).toEqual(before);
+    },
+  );
+
+  test('every other store query refuses it before PostgreSQL sees it: 400 INVALID_TEXT, not a database error', async () => {
+    for (const email of ['a\u0000@x.test', 'a\ud800@x.test']) {
+      await expect(db.account.findUnique({ where: { email } })).rejects.toMatchObject({
+        name: 'AppError',
+        code: 'INVALID_TEXT',
+        status: 400,
+      });
+      await expect(db.$queryRaw`SELECT ${email}::text`).rejects.toMatchObject({ code: 'INVALID_TEXT' });
+      await expect(
+        db.$transaction(async (tx) => tx.account.findUnique({ where: { email } })),
+      ).rejects.toMatchObject({ code: 'INVALID_TEXT' });
+    }
+    // Text that is fine passes.
+    expect(await db.$queryRaw`SELECT ${'ünïcödé ✓'}::text AS t`).toEqual([{ t: 'ünïcödé ✓' }]);
+  });
+});

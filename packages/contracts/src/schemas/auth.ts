@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { HANDSHAKE_SCOPES } from '../scopes/scope-catalogue.ts';
-import { displayName, plainText, ResourceId, Timestamp } from './common.ts';
+import { displayName, plainText, ResourceId, storableString, Timestamp } from './common.ts';
 
 export const HANDSHAKE_STATUSES = ['pending', 'approved', 'denied'] as const;
 export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
@@ -79,7 +79,7 @@ const Ed25519Jwk = z
     kty: z.literal('OKP'),
     crv: z.literal('Ed25519'),
     x: Ed25519RawKey,
-    kid: z.string().max(128).optional(),
+    kid: storableString().max(128).optional(),
     alg: z.literal('EdDSA').optional(),
     use: z.literal('sig').optional(),
   })

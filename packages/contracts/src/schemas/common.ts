@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
+import { isStorableText } from './storable-text.ts';
 
 const encoder = new TextEncoder();
 
@@ -20,10 +21,19 @@ function hasControlCharacters(text: string): boolean {
   return false;
 }
 
-/** Text of 1..maxChars characters (UTF-16 units), without control characters other than tab and newlines. */
+/** Any text a client sends that may be stored: valid Unicode without NUL (storable-text.ts). */
+export function storableString() {
+  return z.string().refine(isStorableText, {
+    message: 'Must be valid Unicode without NUL characters (U+0000) or unpaired surrogates.',
+  });
+}
+
+/**
+ * Text of 1..maxChars characters (UTF-16 units), valid Unicode, without control characters other
+ * than tab and newlines.
+ */
 export function plainText(maxChars: number) {
-  return z
-    .string()
+  return storableString()
     .min(1)
     .max(maxChars)
     .refine((text) => !hasControlCharacters(text), { message: 'Must not contain control characters.' });
@@ -54,11 +64,11 @@ export const NAME_CHARACTERS_MESSAGE =
 
 /**
  * The one rule for names shown to people, wherever they are typed (API bodies, dashboard forms,
- * the operator CLI): trimmed, 1..maxChars characters (UTF-16 units), one line of visible text.
+ * the operator CLI): trimmed, 1..maxChars characters (UTF-16 units), one line of visible text,
+ * valid Unicode (storableString).
  */
 export function displayName(maxChars: number) {
-  return z
-    .string()
+  return storableString()
     .trim()
     .min(1, `must have 1 to ${maxChars} characters`)
     .max(maxChars, `must have 1 to ${maxChars} characters`)

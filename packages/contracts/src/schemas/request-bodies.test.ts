@@ -32,6 +32,8 @@ describe('HandshakeCreateRequest', () => {
     [{ message: '' }, 'message'],
     [{ message: 'x'.repeat(501) }, 'message'],
     [{ message: 'bell\u0007' }, 'message'],
+    [{ message: 'nul\u0000' }, 'message'],
+    [{ message: 'unpaired \ud800 surrogate' }, 'message'],
   ])('rejects %j at %s', (change, path) => {
     expect(issuePaths(HandshakeCreateRequest.safeParse({ ...valid, ...change }))).toContain(path);
   });
@@ -53,6 +55,8 @@ describe('MemoryWriteRequest and ChatRequest', () => {
     expect(MemoryWriteRequest.safeParse({ content: '€'.repeat(21_846) }).success).toBe(false);
     expect(MemoryWriteRequest.safeParse({ content: '' }).success).toBe(false);
     expect(MemoryWriteRequest.safeParse({ content: 'x', id: '1' }).success).toBe(false);
+    expect(MemoryWriteRequest.safeParse({ content: 'unpaired \udc00' }).success).toBe(false);
+    expect(ChatRequest.safeParse({ message: 'x\u0000' }).success).toBe(false);
   });
 
   test('chat message is 1 byte to 16 KiB; conversationId is optional', () => {

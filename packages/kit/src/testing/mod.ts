@@ -4,3 +4,4 @@ export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';
 export type { TestPostgres } from './postgres.ts';
 export { startTestPostgres } from './postgres.ts';
+export { tableDigests } from './table-digests.ts';

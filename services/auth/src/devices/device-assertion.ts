@@ -12,6 +12,7 @@
  * A failure is invalid_grant (400) with a description saying which rule it broke.
  */
 
+import { isStorableText } from '@pag/contracts';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { errors } from 'oidc-provider';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -48,6 +49,8 @@ export async function verifyDeviceAssertion(
   prisma: PrismaClient,
   input: AssertionInput,
 ): Promise<DeviceRecord | null> {
+  // No device id holds a NUL or an unpaired surrogate (PostgreSQL could not even compare it).
+  if (!isStorableText(input.deviceId)) return null;
   const device = await prisma.device.findUnique({ where: { id: input.deviceId }, include: WITH_AGENT });
   if (device === null) return null;
   if (typeof input.assertion !== 'string' || input.assertion === '')

@@ -1,9 +1,12 @@
 /**
  * Reads the urlencoded body of our forms: only that content type, at most 16 KB, every field a
- * single string (a repeated or missing field reads as absent, never as an array).
+ * single string (a repeated or missing field reads as absent, never as an array), every value
+ * text PostgreSQL can store: a NUL character (%00) in any field is a 400 INVALID_TEXT naming the
+ * field, before any handler looks an account, agent or handshake up with it. (Malformed UTF-8
+ * such as %C3%28 is kept as the percent-encoded text by the parser, which PostgreSQL stores.)
  */
 import { bodyParser } from '@koa/bodyparser';
-import { AppError } from '@pag/contracts';
+import { AppError, unstorableReason } from '@pag/contracts';
 import type { Context, Middleware } from 'koa';
 
 export const formBody: Middleware = bodyParser({
@@ -27,7 +30,18 @@ export function formFields(ctx: Context): Record<string, string> {
   const fields: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return fields;
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value === 'string') fields[name] = value;
+    if (typeof value !== 'string') continue;
+    const reason = unstorableReason(value) ?? unstorableReason(name);
+    if (reason !== null) {
+      throw new AppError('INVALID_TEXT', `The field ${printable(name)} ${reason}.`);
+    }
+    fields[name] = value;
   }
   return fields;
+}
+
+/** A field name fit for a message: what cannot be shown is shown as U+FFFD. */
+function printable(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is the point
+  return JSON.stringify(name.toWellFormed().replace(/[\u0000-\u001f\u007f]/g, '\ufffd'));
 }

@@ -7,12 +7,14 @@ import type { Logger } from '@pag/kit';
 import type { Configuration } from 'oidc-provider';
 import Provider from 'oidc-provider';
 import { serverMetadataExtensions } from '../discovery/server-metadata.ts';
+import { answerAppErrorsAsOAuth } from './app-errors.ts';
 import { scriptPolicy } from './script-policy.ts';
 
 export function createProvider(issuer: string, configuration: Configuration, logger: Logger): Provider {
   const provider = new Provider(issuer, configuration);
   // X-Forwarded-* come from the gateway alone (service.ts pins host and proto to PUBLIC_URL).
   provider.proxy = true;
+  answerAppErrorsAsOAuth(provider);
   provider.use(scriptPolicy);
   provider.use(serverMetadataExtensions(issuer));
   provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc-provider server error'));
