@@ -57,6 +57,16 @@ async function createToken(name: string, scopes: string): Promise<string> {
   return made.out.at(-1) ?? '';
 }
 
+/** `pag connection add` for the owner, the key on standard input as an operator pipes it. */
+async function connect(service: string, label: string, key: string) {
+  stdin = `${key}\n`;
+  try {
+    return await pag('connection', 'add', '--owner', OWNER.email, '--service', service, '--label', label);
+  } finally {
+    stdin = '';
+  }
+}
+
 function pag(...argv: string[]) {
   return pagCommand(
     () => stack.dataDir,
@@ -77,18 +87,7 @@ test('not connected: 409 SERVICE_NOT_CONNECTED telling the agent the owner must 
 });
 
 test('connected with `pag connection add`: calls carry the owner’s key, never the agent’s token', async () => {
-  stdin = `${KEY}\n`;
-  const added = await pag(
-    'connection',
-    'add',
-    '--owner',
-    OWNER.email,
-    '--service',
-    'github',
-    '--label',
-    'ci',
-  );
-  stdin = '';
+  const added = await connect('github', 'ci', KEY);
   expect(added).toMatchObject({ code: 0 });
   expect(added.out.join('\n')).not.toContain(KEY);
 
@@ -123,19 +122,7 @@ test('writing needs the write scope; the key must come on standard input', async
 
 describe('a read-only token never writes through the proxy', () => {
   beforeAll(async () => {
-    stdin = `${SLACK_KEY}\n`;
-    const added = await pag(
-      'connection',
-      'add',
-      '--owner',
-      OWNER.email,
-      '--service',
-      'slack',
-      '--label',
-      'ws',
-    );
-    stdin = '';
-    expect(added.code).toBe(0);
+    expect((await connect('slack', 'ws', SLACK_KEY)).code).toBe(0);
   });
 
   const slackCall = (path: string) =>

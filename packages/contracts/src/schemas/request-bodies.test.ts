@@ -79,6 +79,13 @@ describe('TriggerCreateRequest', () => {
   const withSchedule = (schedule: object, change: object = {}) =>
     TriggerCreateRequest.safeParse({ ...base, schedule, ...change });
 
+  test('a trigger name refuses control characters, like every name (displayName)', () => {
+    const daily = { type: 'daily', atHour: 9, atMinute: 0 };
+    expect(withSchedule(daily, { name: 'Digest\nApproved' }).error?.issues).toEqual([
+      expect.objectContaining({ path: ['name'], message: NAME_CHARACTERS_MESSAGE }),
+    ]);
+  });
+
   test.each([
     { type: 'once', date: '2027-02-28', atHour: 9, atMinute: 0 },
     { type: 'interval', intervalMinutes: 60, atHour: 0, atMinute: 0 },

@@ -12,7 +12,7 @@
  * A wall-clock time skipped by a DST change runs at the first minute after the gap.
  */
 import { z } from 'zod';
-import { boundedText, plainText, ResourceId, ServiceName, Timestamp, TimeZone } from './common.ts';
+import { boundedText, displayName, ResourceId, ServiceName, Timestamp, TimeZone } from './common.ts';
 
 const At = {
   atHour: z.int().min(0).max(23).describe('Hour of the day, 0..23, in the trigger’s time zone.'),
@@ -75,7 +75,7 @@ const TriggerAction = z
   .strict();
 
 const triggerFields = {
-  name: plainText(100).meta({ examples: ['Monday GitHub digest'] }),
+  name: displayName(100).meta({ examples: ['Monday GitHub digest'] }),
   kind: z.literal('schedule'),
   schedule: TriggerSchedule,
   timezone: TimeZone,
