@@ -17,9 +17,10 @@
  */
 import type { TokenRevokedEvent } from '@pag/contracts';
 import { AppError, EventSubjects, TOKEN_LEGACY_HEADER } from '@pag/contracts';
+import type { LRUCache } from 'lru-cache';
 import type { Subscription } from '../bus/types.ts';
 import type { Logger } from '../log/logger.ts';
-import { ExpiringLru } from './expiring-lru.ts';
+import { expiryCache, setUntil } from './expiry-cache.ts';
 import { readIntrospectionAnswer } from './introspection-response.ts';
 import type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
 import { readLegacyHeader } from './legacy-tokens.ts';
@@ -28,6 +29,11 @@ import { TokenTags } from './token-tags.ts';
 
 /** How long a revoked token (or a client's tokens issued before its revocation) stays refused. */
 const REFUSE_REVOKED_MS = 10_000;
+
+/** An answer as cached: lru-cache holds no null, and null (inactive) is an answer worth caching. */
+interface Cached {
+  answer: ActiveToken | null;
+}
 
 interface InFlight {
   promise: Promise<ActiveToken | null>;
@@ -43,11 +49,11 @@ export class IntrospectionClient implements AsyncDisposable {
   readonly #timeoutMs: number;
   readonly #now: () => number;
   readonly #logger: Logger | undefined;
-  readonly #cache: ExpiringLru<ActiveToken | null>;
+  readonly #cache: LRUCache<string, Cached>;
   readonly #inFlight = new Map<string, InFlight>();
   /** Revoked tokens by SHA-256, and revoked clients with the time (epoch s) of their revocation. */
-  readonly #revokedTokens: ExpiringLru<true>;
-  readonly #revokedClients: ExpiringLru<number>;
+  readonly #revokedTokens: LRUCache<string, true>;
+  readonly #revokedClients: LRUCache<string, number>;
   readonly #tags: TokenTags;
   /** Until when legacy tokens are asked about (epoch ms); null: never; undefined: not told yet. */
   #legacyUntil: number | null | undefined;
@@ -75,9 +81,10 @@ export class IntrospectionClient implements AsyncDisposable {
     this.#timeoutMs = options.timeoutMs ?? 3_000;
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
-    this.#cache = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
-    this.#revokedTokens = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
-    this.#revokedClients = new ExpiringLru(options.maxEntries ?? 10_000, this.#now);
+    const maxEntries = options.maxEntries ?? 10_000;
+    this.#cache = expiryCache(maxEntries, this.#now);
+    this.#revokedTokens = expiryCache(maxEntries, this.#now);
+    this.#revokedClients = expiryCache(maxEntries, this.#now);
     this.#tags = new TokenTags(options.tokenTagKeys);
   }
 
@@ -86,7 +93,7 @@ export class IntrospectionClient implements AsyncDisposable {
     if (!this.#mayBeActive(token)) return null;
     const key = tokenSha256(token);
     const cached = this.#cache.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return cached.answer;
     const pending = this.#inFlight.get(key);
     if (pending !== undefined) return pending.promise;
 
@@ -94,7 +101,7 @@ export class IntrospectionClient implements AsyncDisposable {
     this.#inFlight.set(key, flight);
     try {
       const { answer, cacheable } = this.#refuseRevoked(key, await flight.promise);
-      if (!flight.stale && cacheable) this.#cache.set(key, answer, this.#cacheUntil(answer));
+      if (!flight.stale && cacheable) setUntil(this.#cache, key, { answer }, this.#cacheUntil(answer));
       return answer;
     } finally {
       if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
@@ -103,7 +110,7 @@ export class IntrospectionClient implements AsyncDisposable {
 
   /** Forgets one token's answer (hex SHA-256 of the token). */
   evict(tokenSha256Hex: string): void {
-    this.#revokedTokens.set(tokenSha256Hex, true, this.#now() + REFUSE_REVOKED_MS);
+    setUntil(this.#revokedTokens, tokenSha256Hex, true, this.#now() + REFUSE_REVOKED_MS);
     this.#cache.delete(tokenSha256Hex);
     const flight = this.#inFlight.get(tokenSha256Hex);
     if (flight !== undefined) {
@@ -119,8 +126,10 @@ export class IntrospectionClient implements AsyncDisposable {
   evictClient(clientId: string, revokedAt = this.#now()): void {
     const seconds = Math.floor(revokedAt / 1000);
     const earlier = this.#revokedClients.get(clientId) ?? 0;
-    this.#revokedClients.set(clientId, Math.max(seconds, earlier), this.#now() + REFUSE_REVOKED_MS);
-    this.#cache.deleteWhere((answer) => answer?.clientId === clientId);
+    setUntil(this.#revokedClients, clientId, Math.max(seconds, earlier), this.#now() + REFUSE_REVOKED_MS);
+    // Keys first, then deletes: lru-cache's entries() walks links that a delete rewrites.
+    const ofClient = [...this.#cache.entries()].filter(([, cached]) => cached.answer?.clientId === clientId);
+    for (const [key] of ofClient) this.#cache.delete(key);
     for (const flight of this.#inFlight.values()) flight.stale = true;
     this.#inFlight.clear();
   }
