@@ -47,6 +47,7 @@ export async function startReadyProcess(options: ReadyProcessOptions): Promise<R
       if (match?.[1]) {
         child.stdout?.off('data', onData);
         child.off('exit', onExit);
+        child.off('error', reject);
         resolve(match[1]);
       }
     };
