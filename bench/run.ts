@@ -3,14 +3,16 @@
  * measured in the same run, written to docs/benchmarks.md.
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 50).
- * BENCH_ONLY=discovery|oauth|capabilities (comma-separated) runs only those scenarios and prints
- * their rows without writing docs/benchmarks.md (which always holds a full run).
+ * BENCH_ONLY=discovery|oauth|capabilities|memory (comma-separated) runs only those scenarios and
+ * prints their rows without writing docs/benchmarks.md (which always holds a full run).
+ * BENCH_SETTLE_SECONDS (default 5): how long the memory scenario lets a process idle before sampling.
  */
 
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as idle } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startReadyProcess, startStackProcess } from '@pag/testkit';
 import {
@@ -23,6 +25,8 @@ import {
 } from './capabilities-load.ts';
 import type { LoadOptions, Measurement } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
+import type { MemorySample } from './memory.ts';
+import { aloneKiB, sampleMemory, totalPssKiB } from './memory.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { BareOAuthSetup, OAuthSubject, TokenPair } from './oauth-subject.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
@@ -31,6 +35,10 @@ const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 const BARE_OIDC_SERVER = fileURLToPath(new URL('./bare-oidc-server.ts', import.meta.url));
+const BARE_POSTGRES = fileURLToPath(new URL('./bare-postgres.ts', import.meta.url));
+const settleSeconds = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
+/** The issue's target for the whole embedded stack, idle, PostgreSQL included, as PSS (MB = 10⁶ bytes). */
+const MEMORY_TARGET_MB = 250;
 const REPORT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const PROFILE_NOTES = fileURLToPath(new URL('./profile-notes.md', import.meta.url));
 /** The issue's target for introspection on this machine. */
@@ -272,6 +280,78 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
   ];
 }
 
+interface MemoryRow {
+  subject: string;
+  sample: MemorySample;
+}
+
+/**
+ * Resident memory (bench/memory.ts), each process measured alone, one after the other: a bare Node
+ * process holding an embedded PostgreSQL started the stack's way, idle; then the stack (started by
+ * scripts/start), idle after start-up, and again after the authenticated load of the capabilities
+ * scenario. Each sample after the process idled for BENCH_SETTLE_SECONDS.
+ */
+async function memoryScenario(): Promise<MemoryRow[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'pag-bench-postgres-'));
+  // mkdtemp makes it 0700; run as root, PostgreSQL runs as `postgres` and must get through.
+  await chmod(dir, 0o755);
+  let bare: MemorySample;
+  try {
+    await using baseline = await startReadyProcess({ args: [BARE_POSTGRES, join(dir, 'postgres')] });
+    await idle(settleSeconds * 1000);
+    bare = await sampleMemory(baseline.pid);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await using stack = await startStackProcess();
+  await idle(settleSeconds * 1000);
+  const started = await sampleMemory(stack.pid);
+  const [token = ''] = await mintStackTokens(stack, 1);
+  const load = await warmUpAndMeasure(
+    () => ({ url: `${stack.url}${CAPABILITIES_PATH}`, headers: { authorization: `Bearer ${token}` } }),
+    stackPids(stack.pid),
+  );
+  if (load.errors + load.non2xx > 0)
+    throw new Error(`memory scenario's load failed: ${JSON.stringify(load)}`);
+  await idle(settleSeconds * 1000);
+  const loaded = await sampleMemory(stack.pid);
+  return [
+    { subject: `embedded stack, idle ${settleSeconds} s after start-up`, sample: started },
+    {
+      subject: `embedded stack, idle ${settleSeconds} s after ${durationSeconds} s of GET ${CAPABILITIES_PATH} (${Math.round(load.requestsPerSecond)} requests/s)`,
+      sample: loaded,
+    },
+    { subject: 'baseline: bare Node process with an embedded PostgreSQL, idle', sample: bare },
+  ];
+}
+
+const mb = (kib: number) => ((kib * 1024) / 1e6).toFixed(0);
+
+function memoryTable(rows: MemoryRow[]): string {
+  const header = [
+    '| measured | Node PSS MB | PostgreSQL PSS MB (processes) | total PSS MB | Node RSS + PostgreSQL PSS MB |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  const lines = rows.map(
+    ({ subject, sample: m }) =>
+      `| ${subject} | ${mb(m.nodePssKiB)} | ${mb(m.postgresPssKiB)} (${m.postgresProcesses}) | ${mb(totalPssKiB(m))} | ${mb(aloneKiB(m))} |`,
+  );
+  return [...header, ...lines].join('\n');
+}
+
+function memoryTarget(rows: MemoryRow[]): string {
+  const [idleRow, , baselineRow] = rows;
+  if (idleRow === undefined || baselineRow === undefined) return '';
+  const verdict = (kib: number) => ((kib * 1024) / 1e6 < MEMORY_TARGET_MB ? 'met' : 'NOT met');
+  const pss = totalPssKiB(idleRow.sample);
+  const alone = aloneKiB(idleRow.sample);
+  return [
+    `Target: the whole embedded stack under ${MEMORY_TARGET_MB} MB idle, PostgreSQL included, counted as PSS: ${verdict(pss)} (${mb(pss)} MB).`,
+    `With the Node process's pages shared outside the stack counted in full (a machine running only the stack): ${verdict(alone)} (${mb(alone)} MB).`,
+    `The stack over its baseline (a bare Node process with the same embedded PostgreSQL): ${mb(pss - totalPssKiB(baselineRow.sample))} MB PSS.`,
+  ].join('\n');
+}
+
 /** CPU time of the serving processes per answered request. */
 const cpuMsPerRequest = (r: Measurement) =>
   r.requestsPerSecond === 0 ? Number.POSITIVE_INFINITY : (r.serverCpuPercent * 10) / r.requestsPerSecond;
@@ -360,12 +440,13 @@ const scenarios = [
   ...(runs('oauth') ? await oauthScenarios() : []),
   ...(runs('capabilities') ? await capabilitiesScenarios() : []),
 ];
+const memory = runs('memory') ? await memoryScenario() : [];
 const cpu = cpus();
 const machine = `${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}`;
 const report = `# Benchmarks
 
 Written by \`pnpm bench\` (bench/run.ts); do not edit by hand. Each scenario runs against the
-embedded stack started as \`pnpm start\` runs it, on loopback, beside a baseline measured in the
+embedded stack started as \`scripts/start\` runs it, on loopback, beside a baseline measured in the
 same run. Load: autocannon in the bench process (on the same cores as the servers),
 ${connections} connections, ${durationSeconds} s after a warm-up.
 Peak RSS is the peak resident memory (VmHWM) of the serving processes since they started: for
@@ -411,6 +492,17 @@ refused before its token is looked at). Each is set beside the right token, answ
 gateway's introspection cache (ratios: wrong ÷ right). A wrong token's cost is compared as server
 CPU time per request, within 15 % for run-to-run noise.
 
+Memory (bench/memory.ts): the proportional set size (PSS, \`/proc/<pid>/smaps_rollup\`) of the
+stack's Node process and of every process of its embedded PostgreSQL (server and backends), summed;
+a page shared by n processes counts 1/n in each, so PostgreSQL's shared memory counts once. MB are
+10⁶ bytes. The stack is started by \`scripts/start\` (nothing else stays resident; \`pnpm start\` adds
+the pnpm process, about 80 MB more) and sampled after ${settleSeconds} s idle, then again ${settleSeconds} s after a
+load on \`GET ${CAPABILITIES_PATH}\`. PSS also splits pages shared with processes outside the stack,
+chiefly the Node binary's code, which this bench process maps too; the last column counts the Node
+process's pages in full (its RSS), as on a machine that runs only the stack. Baseline, measured alone
+before the stack: a bare Node process holding an embedded PostgreSQL started the same way
+(bench/bare-postgres.ts).
+
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}
 
@@ -422,9 +514,16 @@ ${ratios(scenarios)}
 
 ${target(scenarios)}
 
+${memoryTable(memory)}
+
+${memoryTarget(memory)}
+
 ${(await readFile(PROFILE_NOTES, 'utf8')).trim()}
 `;
 if (only.size === 0) await writeFile(REPORT, report);
-process.stdout.write(
-  `${table(scenarios)}\n\n${ratios(scenarios)}\n\n${target(scenarios)}\n\n${only.size === 0 ? 'written to docs/benchmarks.md' : 'BENCH_ONLY: docs/benchmarks.md left as it was'}\n`,
-);
+const printed = [
+  ...(scenarios.length > 0 ? [table(scenarios), ratios(scenarios), target(scenarios)] : []),
+  ...(memory.length > 0 ? [memoryTable(memory), memoryTarget(memory)] : []),
+  only.size === 0 ? 'written to docs/benchmarks.md' : 'BENCH_ONLY: docs/benchmarks.md left as it was',
+];
+process.stdout.write(`${printed.join('\n\n')}\n`);

@@ -1,7 +1,7 @@
 /**
- * The embedded stack as a user runs it (`pnpm start`): a child process on a free port with its
- * own DATA_DIR. It prints its ready line, serves, keeps its data across a SIGKILL, and stops
- * everything, PostgreSQL included, on SIGTERM within 10 s.
+ * The embedded stack as a user runs it (`scripts/start`, through the testkit): a child process on
+ * a free port with its own DATA_DIR. It prints its ready line, serves, keeps its data across a
+ * SIGKILL, and stops everything, PostgreSQL included, on SIGTERM within 10 s.
  */
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';

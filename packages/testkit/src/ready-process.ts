@@ -18,14 +18,16 @@ export interface ReadyProcess extends AsyncDisposable {
 }
 
 export interface ReadyProcessOptions {
+  /** The program to run; this process's own Node (its real binary) unless given. */
+  command?: string;
   args: string[];
   env?: Record<string, string | undefined>;
   cwd?: string;
 }
 
-/** Starts `node <args>` (this process's own Node) and resolves once it printed its ready line. */
+/** Starts `<command> <args>` (`node <args>` by default) and resolves once it printed its ready line. */
 export async function startReadyProcess(options: ReadyProcessOptions): Promise<ReadyProcess> {
-  const child = spawn(process.execPath, options.args, {
+  const child = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,6 +47,7 @@ export async function startReadyProcess(options: ReadyProcessOptions): Promise<R
       if (match?.[1]) {
         child.stdout?.off('data', onData);
         child.off('exit', onExit);
+        child.off('error', reject);
         resolve(match[1]);
       }
     };
@@ -52,6 +55,8 @@ export async function startReadyProcess(options: ReadyProcessOptions): Promise<R
       reject(new Error(`process exited (${code}) before ready:\n${output}${errorOutput}`));
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
+    // A program that cannot be started (missing, not executable) emits 'error' and no 'exit'.
+    child.once('error', reject);
   });
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -1,6 +1,6 @@
 /**
- * Starts the embedded stack as a child process on a free port with its own DATA_DIR, the way a
- * user runs `pnpm start`.
+ * Starts the embedded stack as a child process on a free port with its own DATA_DIR, the way the
+ * README starts it: `scripts/start`, which execs Node, so the pid held here is the stack's own.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,8 @@ import { freePort } from '@pag/kit/testing';
 import type { ReadyProcess } from './ready-process.ts';
 import { startReadyProcess } from './ready-process.ts';
 
-// The stack's entry point, beside this package in the workspace.
-const STACK_ENTRY = fileURLToPath(new URL('../../stack/src/cli/start.ts', import.meta.url));
+// The README's start command, at the root of the workspace this package lives in.
+const START_COMMAND = fileURLToPath(new URL('../../../scripts/start', import.meta.url));
 
 export interface StackProcess extends ReadyProcess {
   readonly dataDir: string;
@@ -35,7 +35,8 @@ export async function startStackProcess(options: StackProcessOptions = {}): Prom
   let running: ReadyProcess;
   try {
     running = await startReadyProcess({
-      args: [STACK_ENTRY],
+      command: START_COMMAND,
+      args: [],
       env: {
         PORT: String(port),
         OPS_PORT: String(await freePort()),

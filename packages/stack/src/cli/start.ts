@@ -1,10 +1,11 @@
 /**
- * `pnpm start`: the whole gateway in one process. Prints `ready: <PUBLIC_URL>` once it serves.
+ * The whole gateway in one process, run by `scripts/start` (which execs Node on this file; `pnpm
+ * start` runs that script). Prints `ready: <PUBLIC_URL>` once it serves.
  */
 import { runMain } from '@pag/kit';
 import { startStack } from '../start-stack.ts';
 
-await runMain('pnpm start', async () => {
+await runMain('scripts/start', async () => {
   const stack = await startStack(process.env);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
