@@ -8,12 +8,16 @@ import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
 const PUBLIC_URL = 'https://gw.example';
+/** Only the timeout test's own gateway waits this little: every other test's auth service answers. */
+const SHORT_DISPATCH_TIMEOUT_MS = '300';
 let auth: FakeAuthService;
 let gateway: TestGateway;
 
 beforeAll(async () => {
   auth = await FakeAuthService.start();
-  gateway = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url, DISPATCH_TIMEOUT_MS: '300' });
+  // The default dispatch timeout (10 s): a 3 MiB body or a slow first request on a loaded machine
+  // is not "an auth service that does not answer in time".
+  gateway = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url });
 });
 afterAll(async () => {
   await gateway?.[Symbol.asyncDispose]();
@@ -162,10 +166,15 @@ describe('forwarding to the auth service', () => {
   });
 
   test('an auth service that does not answer in time is 504 with the error body', async () => {
+    await using impatient = await startTestGateway({
+      PUBLIC_URL,
+      AUTH_URL: auth.url,
+      DISPATCH_TIMEOUT_MS: SHORT_DISPATCH_TIMEOUT_MS,
+    });
     const { promise, resolve } = Promise.withResolvers<void>();
     auth.release = promise;
     try {
-      const response = await fetch(`${gateway.url}/oauth/slow`);
+      const response = await fetch(`${impatient.url}/oauth/slow`);
       expect(response.status).toBe(504);
       const { error } = ErrorBody.parse(await response.json());
       expect(error.code).toBe('UPSTREAM_TIMEOUT');

@@ -11,6 +11,8 @@
  * Every query's arguments are checked first (storable-arguments.ts): text PostgreSQL cannot store
  * is a 400 INVALID_TEXT, never a database error.
  *
+ * A transaction may wait TRANSACTION_MAX_WAIT_MS to start (Prisma's default is 2 s): see below.
+ *
  * Closing: `await client.$disconnect()` ends the adapter's pool (register it as a Shutdown closer).
  */
 import { createHash } from 'node:crypto';
@@ -31,6 +33,18 @@ export interface PrismaClientOptions {
 }
 
 const PREPARED_MAX = 500;
+
+/**
+ * How long `$transaction` waits for its connection and BEGIN before failing with P2028 "Unable to
+ * start a transaction in the given time". That wait is the pool's: a new connection when none is
+ * idle (TCP, SCRAM, a new backend process: tens of ms idle, seconds on a loaded machine, which is
+ * how a service's first transaction after start-up failed under load), or a busy pool's queue.
+ * Plain queries wait for the same pool with no bound (node-postgres' connectionTimeoutMillis is
+ * 0), so at Prisma's 2 s a busy moment failed the transactions (500s) while the queries beside
+ * them went through. 10 s is the gateway's DISPATCH_TIMEOUT_MS default: past it nobody waits for
+ * the answer anyway.
+ */
+export const TRANSACTION_MAX_WAIT_MS = 10_000;
 const PLANNABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** A name per distinct SQL text (the same text always gets the same name, in every connection). */
@@ -62,7 +76,7 @@ interface ExtendableClient {
  * keeps its exact type: `const db = createPrismaClient(PrismaClient, { databaseUrl, schema })`.
  */
 export function createPrismaClient<Client extends DisconnectableClient>(
-  PrismaClientClass: new (options: { adapter: PrismaPg }) => Client,
+  PrismaClientClass: new (options: { adapter: PrismaPg; transactionOptions: { maxWait: number } }) => Client,
   options: PrismaClientOptions,
 ): Client {
   const adapter = new PrismaPg(
@@ -89,7 +103,7 @@ export function createPrismaClient<Client extends DisconnectableClient>(
       statementNameGenerator: statementNames() as (query: { sql: string }) => string,
     },
   );
-  const client = new PrismaClientClass({ adapter });
+  const client = new PrismaClientClass({ adapter, transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
   // A query-only extension adds no methods and changes no result types: the client's own type
   // stays true of the extended one.
   return (client as unknown as ExtendableClient).$extends(storableArguments) as Client;

@@ -133,3 +133,36 @@ describe('storeApiKeyConnection', () => {
     expect((await store.listConnections(accountId)).map((service) => service.name)).toEqual(['figma']);
   });
 });
+
+describe('behind a busy connection pool', () => {
+  test("the store's transaction waits for the connection past Prisma's 2 s default instead of failing", async () => {
+    const single = createPrismaClient(PrismaClient, {
+      databaseUrl: postgres.url,
+      schema: proxyDatabase.schema,
+      maxConnections: 1,
+    });
+    try {
+      const vault = new VaultStore({ prisma: single, vaultKey, connectors: resolveConnectors() });
+      // The pool's one connection is busy for 2.5 s (a slow transaction, or a new connection to a
+      // loaded database): the store's transaction can only start after it.
+      const { promise: holding, resolve: held } = Promise.withResolvers<void>();
+      const slow = single.$transaction(async (tx) => {
+        held();
+        await tx.$executeRaw`SELECT pg_sleep(2.5)`;
+      });
+      await holding;
+      const accountId = randomUUID();
+      const stored = await vault.storeApiKeyConnection({
+        accountId,
+        service: 'github',
+        label: 'pat',
+        value: 'ghp_waited',
+        scopes: [],
+      });
+      await slow;
+      expect(stored.service).toMatchObject({ name: 'github', status: 'connected' });
+    } finally {
+      await single.$disconnect();
+    }
+  });
+});

@@ -27,6 +27,8 @@ export interface TestProxy extends AsyncDisposable {
   /** The operator's view of the same data, with the same vault key. */
   operator: ProxyStore;
   vaultKey: Buffer;
+  /** Another proxy on the same database, auth and vault key, with these settings on top. */
+  startAnother(env: Env): Promise<RunningProxy>;
 }
 
 export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
@@ -37,7 +39,7 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
   const vaultKey = randomBytes(32);
   try {
     await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
-    const config = loadProxyConfig({
+    const baseEnv: Env = {
       PORT: '0',
       HOST: '127.0.0.1',
       PUBLIC_URL,
@@ -49,13 +51,16 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
       ...env,
-    });
-    const proxy = await startProxy({
-      config,
-      bus,
-      logger,
-      metrics: createMetrics({ defaultMetrics: false }),
-    });
+    };
+    const start = (more: Env) =>
+      startProxy({
+        config: loadProxyConfig({ ...baseEnv, ...more }),
+        bus,
+        logger,
+        metrics: createMetrics({ defaultMetrics: false }),
+      });
+    const proxy = await start({});
+    const others: RunningProxy[] = [];
     const operator = openProxyStore({ databaseUrl: postgres.url, vaultKey });
     return {
       proxy,
@@ -64,7 +69,13 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       postgres,
       operator,
       vaultKey,
+      async startAnother(more) {
+        const another = await start(more);
+        others.push(another);
+        return another;
+      },
       [Symbol.asyncDispose]: async () => {
+        for (const other of others) await other.close();
         await proxy.close();
         await operator.close();
         await bus.close();
