@@ -98,6 +98,7 @@ export {
   startPurgeJob,
 } from './db/mod.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
+export { isProcessAlive } from './lifecycle/process-alive.ts';
 export { runMain } from './lifecycle/run-main.ts';
 export type { RunServiceOptions, ServiceDeps, ServiceProcessConfig } from './lifecycle/run-service.ts';
 export { runService } from './lifecycle/run-service.ts';

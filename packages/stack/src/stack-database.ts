@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@pag/kit';
-import { startEmbeddedPostgres } from '@pag/kit';
+import { isProcessAlive, startEmbeddedPostgres } from '@pag/kit';
 
 export interface StackDatabase {
   readonly url: string;
@@ -21,22 +21,13 @@ interface StackFile {
   publicUrl?: string;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function openStackDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   logger: Logger;
 }): Promise<StackDatabase> {
   const running = await readStackFile(options.dataDir);
-  const live = running !== null && isAlive(running.pid) ? running : null;
+  const live = running !== null && isProcessAlive(running.pid) ? running : null;
   const runningPublicUrl = live?.publicUrl;
   if (options.databaseUrl !== undefined)
     return { url: options.databaseUrl, runningPublicUrl, close: async () => {} };

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { isProcessAlive } from '@pag/kit';
 import { freePort, startStackProcess } from '@pag/testkit';
 import pg from 'pg';
 
@@ -54,15 +55,6 @@ function connects(host: string, port: number): Promise<boolean> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('embedded stack', () => {
   test('serves, survives SIGKILL with its data, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
@@ -97,7 +89,7 @@ describe('embedded stack', () => {
       const started = Date.now();
       expect(await second.stop('SIGTERM')).toBe(0);
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(isAlive(postgres)).toBe(false);
+      expect(isProcessAlive(postgres)).toBe(false);
     }
   }, 60_000);
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { isProcessAlive } from '@pag/kit';
 import { freePort, startReadyProcess } from '@pag/testkit';
 
 const START = fileURLToPath(new URL('../../../scripts/start', import.meta.url));
@@ -21,15 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('scripts/start becomes the stack itself and stops cleanly on SIGTERM', async () => {
   const stack = await startReadyProcess({
@@ -51,9 +43,9 @@ test('scripts/start becomes the stack itself and stops cleanly on SIGTERM', asyn
     expect(await readlink(`/proc/${stack.pid}/exe`)).toBe(process.execPath);
     const pidFile = await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
     postmaster = Number(pidFile.split('\n', 1)[0]);
-    expect(isAlive(postmaster)).toBe(true);
+    expect(isProcessAlive(postmaster)).toBe(true);
   } finally {
     expect(await stack.stop('SIGTERM')).toBe(0);
   }
-  expect(isAlive(postmaster)).toBe(false);
+  expect(isProcessAlive(postmaster)).toBe(false);
 }, 60_000);

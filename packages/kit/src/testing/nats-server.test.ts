@@ -1,16 +1,8 @@
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, test } from '@jest/globals';
+import { isProcessAlive } from '../lifecycle/process-alive.ts';
 import { startNatsServer } from './nats-server.ts';
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function acceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -31,7 +23,7 @@ describe('startNatsServer', () => {
     expect(existsSync(server.storeDir)).toBe(true);
 
     await server.stop();
-    expect(isRunning(server.pid)).toBe(false);
+    expect(isProcessAlive(server.pid)).toBe(false);
     expect(existsSync(server.storeDir)).toBe(false);
     expect(await acceptsConnections(server.port)).toBe(false);
     await server.stop();
@@ -48,8 +40,8 @@ describe('startNatsServer', () => {
     {
       await using server = await startNatsServer();
       pid = server.pid;
-      expect(isRunning(pid)).toBe(true);
+      expect(isProcessAlive(pid)).toBe(true);
     }
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessAlive(pid)).toBe(false);
   });
 });
