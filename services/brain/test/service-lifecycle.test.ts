@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { BrainSubjects } from '@pag/contracts';
+import { openConnections, openConnectionsOnceClosed } from '@pag/kit/testing';
 import type { TestBrain } from './support/start-test-brain.ts';
 import { startTestBrain } from './support/start-test-brain.ts';
 
@@ -15,12 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-const brainConnections = async () => {
-  const [row] = await t.db.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'pag-brain' AND pid <> pg_backend_pid()`;
-  return row?.n;
-};
 
 describe('service lifecycle', () => {
   test('brain.chat.send has no responder: SERVICE_UNAVAILABLE, never a made-up reply', async () => {
@@ -34,12 +29,12 @@ describe('service lifecycle', () => {
     const accountId = t.auth.addAccount('close@example.com');
     await t.ask(BrainSubjects.memoryCreate, { accountId }, { body: { content: 'before close' } });
     // The test's own client connects as pag-brain too; it holds one connection, the one asking.
-    expect(await brainConnections()).toBeGreaterThan(0);
+    expect(await openConnections(t.db, 'pag-brain')).toBeGreaterThan(0);
     await t.brain.close();
     await expect(t.ask(BrainSubjects.contextGet, { accountId })).rejects.toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
     });
-    expect(await brainConnections()).toBe(0);
+    expect(await openConnectionsOnceClosed(t.db, 'pag-brain')).toBe(0);
     await t.brain.close();
   });
 });
