@@ -62,6 +62,7 @@ export {
   envLogLevel,
   envMilliseconds,
   envPort,
+  envTokenTagKeys,
   envUrl,
   parseConfig,
 } from './config/parse-config.ts';

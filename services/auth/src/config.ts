@@ -11,6 +11,7 @@ import {
   envGatewaySecret,
   envLogLevel,
   envPort,
+  envTokenTagKeys,
   envUrl,
   natsCredentialsEnv,
   natsCredentialsFrom,
@@ -26,10 +27,6 @@ const commaList = z
   .pipe(z.array(z.string()));
 
 const CookieKeys = commaList.pipe(
-  z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
-);
-
-const TokenTagKeys = commaList.pipe(
   z.array(z.string().min(SECRET_MIN, `each key must be at least ${SECRET_MIN} characters`)).min(1),
 );
 
@@ -87,7 +84,7 @@ const AuthEnv = z.object({
   COOKIE_KEYS: CookieKeys,
   KEY_ENCRYPTION_KEY: KeyEncryptionKey,
   TOKEN_HASH_KEY: z.string().min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`),
-  TOKEN_TAG_KEYS: TokenTagKeys,
+  TOKEN_TAG_KEYS: envTokenTagKeys,
   LEGACY_TOKENS_UNTIL: LegacyUntil.optional(),
   INTROSPECTION_CLIENTS: IntrospectionClients.default([]),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),

@@ -8,11 +8,11 @@ import {
   envLogLevel,
   envMilliseconds,
   envPort,
+  envTokenTagKeys,
   envUrl,
   natsCredentialsEnv,
   natsCredentialsFrom,
   parseConfig,
-  TOKEN_TAG_KEY_MIN,
 } from '@pag/kit';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
@@ -40,14 +40,6 @@ const TrustProxy = z
     return list;
   });
 
-/** TOKEN_TAG_KEYS: comma-separated, each at least TOKEN_TAG_KEY_MIN characters (the auth service's). */
-const TokenTagKeys = z
-  .string()
-  .transform((value) => value.split(',').map((key) => key.trim()))
-  .pipe(
-    z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
-  );
-
 const GatewayEnv = z
   .object({
     PORT: envPort(8080),
@@ -70,7 +62,7 @@ const GatewayEnv = z
     INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
     INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
     INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
-    TOKEN_TAG_KEYS: TokenTagKeys.optional(),
+    TOKEN_TAG_KEYS: envTokenTagKeys.optional(),
     PROXY_URL: envUrl.optional(),
     CONTEXT_PART_TIMEOUT_MS: envMilliseconds(2_000),
     HEADERS_TIMEOUT_MS: envMilliseconds(10_000),

@@ -12,11 +12,11 @@ import {
   envLogLevel,
   envMilliseconds,
   envPort,
+  envTokenTagKeys,
   envUrl,
   natsCredentialsEnv,
   natsCredentialsFrom,
   parseConfig,
-  TOKEN_TAG_KEY_MIN,
 } from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
@@ -74,12 +74,7 @@ const ProxyEnv = z.object({
   INTROSPECTION_CLIENT_ID: z.string().min(1),
   INTROSPECTION_CLIENT_SECRET: z.string().min(1),
   INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
-  TOKEN_TAG_KEYS: z
-    .string()
-    .transform((value) => value.split(',').map((key) => key.trim()))
-    .pipe(
-      z.array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`)),
-    ),
+  TOKEN_TAG_KEYS: envTokenTagKeys,
   CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
   UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
   BODY_LIMIT_BYTES: z.coerce

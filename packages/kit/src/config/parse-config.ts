@@ -3,6 +3,7 @@
  * A bad environment fails fast with every bad key listed, never with the first only.
  */
 import { z } from 'zod';
+import { TOKEN_TAG_KEY_MIN } from '../auth/token-tags.ts';
 
 export class ConfigError extends Error {
   readonly issues: readonly string[];
@@ -56,4 +57,18 @@ export const envGatewaySecret = z
   .min(
     32,
     'must be at least 32 characters (e.g. `openssl rand -base64 32`), the same for gateway, auth and proxy',
+  );
+
+/**
+ * TOKEN_TAG_KEYS: comma-separated keys of the tag every token carries (auth/token-tags.ts), each at
+ * least TOKEN_TAG_KEY_MIN characters; the first tags new tokens, all verify. The auth service, the
+ * gateway and the proxy read the same value.
+ */
+export const envTokenTagKeys = z
+  .string()
+  .transform((value) => value.split(',').map((key) => key.trim()))
+  .pipe(
+    z
+      .array(z.string().min(TOKEN_TAG_KEY_MIN, `each key must be at least ${TOKEN_TAG_KEY_MIN} characters`))
+      .min(1),
   );
