@@ -15,6 +15,8 @@ export {
 } from './connectors/connector-access.ts';
 export type { AppErrorOptions, ErrorCode } from './errors.ts';
 export { AppError, ErrorBody, ErrorCatalogue, errorCodes, isErrorCode, toErrorBody } from './errors.ts';
+export type { InvalidRequestOptions } from './invalid-request.ts';
+export { invalidRequest, zodProblems } from './invalid-request.ts';
 export type { OpenApiDocument, OpenApiOptions } from './openapi/build-openapi.ts';
 export { buildOpenApiDocument } from './openapi/build-openapi.ts';
 export type { JsonObject } from './openapi/components.ts';
