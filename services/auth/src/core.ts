@@ -1,76 +1,123 @@
 /**
- * The auth service's core without its HTTP listener: oidc-provider on our adapter with the
- * signing keys, and the stores around it. startAuth serves it; operator commands (`pag …`) use the
- * same core on the same database, so a token the CLI mints is the service's own kind of token.
+ * The auth service's composition root: the one place its stores are built, each once, on one
+ * database client, with the event publisher their decisions go to, and oidc-provider on our
+ * adapter with the signing keys. startAuth (service.ts) serves it; operator commands (`pag …`,
+ * openAuthStore) open the same core on the same database, so a token the CLI mints is the
+ * service's own kind of token and a decision the CLI takes publishes the same events as the
+ * dashboard's (docs/adr/0033).
  */
-import type { Logger } from '@pag/kit';
+import type { Logger, PurgeTask } from '@pag/kit';
 import { TokenTags } from '@pag/kit';
 import type Provider from 'oidc-provider';
-import { AccountStore } from './accounts/mod.ts';
-import { agentClaims } from './agents/agent-claims.ts';
-import { AgentStore } from './agents/agent-store.ts';
+import { agentClaimsMiddleware } from './agents/agent-claims.ts';
 import type { AuthConfig } from './config.ts';
 import { registerDeviceGrant } from './devices/device-grant.ts';
-import type { PrismaClient } from './generated/prisma/client.ts';
-import { loadSigningKeys } from './keys/signing-keys.ts';
+import type { AuthEvents, RevokedAccess } from './events/auth-events.ts';
 import { createProvider } from './provider/create-provider.ts';
 import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
 import { tagTokenIds } from './provider/token-ids.ts';
 import { accountLookup } from './store/account-lookup.ts';
+import { AccountStore } from './store/account-store.ts';
+import { agentClaimRows } from './store/agent-claim-rows.ts';
+import { AgentStore } from './store/agent-store.ts';
+import type { AuthDatabase } from './store/auth-database.ts';
+import { openAuthDatabase } from './store/auth-database.ts';
+import { DeviceAssertions } from './store/device-assertions.ts';
+import { DeviceRegistrations } from './store/device-registration.ts';
+import { DeviceStore } from './store/device-store.ts';
+import { notifyEvents } from './store/event-relay.ts';
+import { HandshakeStore } from './store/handshake-store.ts';
 import { LegacyCutOver } from './store/legacy-cut-over.ts';
-import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
+import { purgeExpiredPayloads } from './store/purge-job.ts';
 import { RecentTokens } from './store/recent-tokens.ts';
+import type { RegisteredClient } from './store/registered-clients.ts';
+import { listRegisteredClients } from './store/registered-clients.ts';
+import type { RotationResult } from './store/signing-keys.ts';
+import { loadSigningKeys, rotateSigningKeys } from './store/signing-keys.ts';
 
-export interface AuthCore {
-  readonly prisma: PrismaClient;
+export interface AuthCore extends AsyncDisposable {
   readonly provider: Provider;
   /** The issuer (PUBLIC_URL). */
   readonly publicUrl: string;
   /** `${publicUrl}/api/v1`: the one resource, the audience of every access token. */
   readonly apiResource: string;
+  /** Owner accounts and their login throttle. */
   readonly accounts: AccountStore;
+  /** Agents and their tokens; revocations publish events.auth.token.revoked. */
   readonly agents: AgentStore;
+  /** Handshakes, agent and owner side; decisions publish events.auth.handshake.decided. */
+  readonly handshakes: HandshakeStore;
+  /** The owner's side of devices; approvals and revocations publish events.auth.device.*. */
+  readonly devices: DeviceStore;
+  /** The anonymous side of devices: registration (auth.device.register) and its purge. */
+  readonly deviceRegistrations: DeviceRegistrations;
   readonly signingKeyIds: string[];
   /** Until when tokens without our prefix are looked up (docs/adr/0025); refresh() it now and then. */
   readonly legacyTokens: LegacyCutOver;
+  /** What the service's purge job runs every few minutes: expired records and login counters. */
+  readonly purgeTasks: PurgeTask[];
   /**
    * Drops what introspection keeps about tokens another replica (or an operator command) revoked,
    * as TokenRevokedEvent tells; this replica's own revocations do it themselves.
    */
   forgetRevoked(revoked: RevokedAccess): void;
+  /** Adds a signing key and retires the current ones; replicas sign with it from their next start. */
+  rotateSigningKeys(): Promise<RotationResult>;
+  /** The clients registered through RFC 7591, oldest first. */
+  listClients(): Promise<RegisteredClient[]>;
+  /** Disconnects the database; the caller has stopped serving first. */
+  close(): Promise<void>;
 }
 
 export interface AuthCoreOptions {
   config: AuthConfig;
   publicUrl: string;
-  prisma: PrismaClient;
-  /** Told of every access token that stops working, before the revoking request answers. */
-  onAccessTokensRevoked: (revoked: RevokedAccess[]) => Promise<void>;
+  /**
+   * Where the events of every decision go: the running service's publisher (bus-events.ts), or
+   * 'through-database' for a process beside it (operator commands): PostgreSQL NOTIFY, which
+   * every running replica relays to its bus (store/event-relay.ts).
+   */
+  events: AuthEvents | 'through-database';
   logger: Logger;
 }
 
 export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore> {
-  const { config, publicUrl, prisma, logger } = options;
+  const db = openAuthDatabase({ databaseUrl: options.config.databaseUrl, logger: options.logger });
+  try {
+    return await compose(db, options);
+  } catch (error) {
+    await db.$disconnect();
+    throw error;
+  }
+}
+
+async function compose(db: AuthDatabase, options: AuthCoreOptions): Promise<AuthCore> {
+  const { config, publicUrl, logger } = options;
+  const published = options.events === 'through-database' ? notifyEvents(db) : options.events;
   const apiResource = `${publicUrl}/api/v1`;
-  const claims = agentClaims(prisma);
+  const claimRows = agentClaimRows(db);
   const recentTokens = new RecentTokens(config.tokenReadCacheMs);
-  // Every revocation made here also drops what introspection keeps about the agent and its tokens.
-  const onAccessTokensRevoked = async (revoked: RevokedAccess[]) => {
-    for (const item of revoked) {
-      claims.forget(item.accountId, item.clientId);
-      recentTokens.forgetRevoked(item);
-    }
-    await options.onAccessTokensRevoked(revoked);
+  const forgetRevoked = (revoked: RevokedAccess) => {
+    claimRows.forget(revoked.accountId, revoked.clientId);
+    recentTokens.forgetRevoked(revoked);
   };
-  const jwks = await loadSigningKeys({ prisma, keyEncryptionKey: config.keyEncryptionKey });
+  // Every revocation made here also drops what introspection keeps about the agent and its tokens.
+  const events: AuthEvents = {
+    ...published,
+    tokensRevoked: async (revoked) => {
+      for (const item of revoked) forgetRevoked(item);
+      await published.tokensRevoked(revoked);
+    },
+  };
+  const jwks = await loadSigningKeys({ prisma: db, keyEncryptionKey: config.keyEncryptionKey });
   const tokenTags = new TokenTags(config.tokenTagKeys);
-  const legacyTokens = await LegacyCutOver.load(prisma, config.legacyTokensUntil);
+  const legacyTokens = await LegacyCutOver.load(db, config.legacyTokensUntil);
   const adapter = createOidcAdapterFactory({
-    prisma,
+    prisma: db,
     tokenHashKey: config.tokenHashKey,
-    onAccessTokensRevoked,
+    onAccessTokensRevoked: events.tokensRevoked,
     recentTokens,
     tokenTags,
     legacy: legacyTokens,
@@ -81,7 +128,7 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
     // Dynamic registration goes through the registration policy; the agents' own clients do not.
     adapter: withRegistrationPolicy(adapter),
     jwks,
-    findAccount: accountLookup(prisma),
+    findAccount: accountLookup(db),
   });
   const provider = createProvider(publicUrl, configuration, logger);
   tagTokenIds(provider, tokenTags);
@@ -91,26 +138,36 @@ export async function createAuthCore(options: AuthCoreOptions): Promise<AuthCore
       'tokens issued before the pag_ prefix are accepted until then (LEGACY_TOKENS_UNTIL ends it earlier)',
     );
   const agents = new AgentStore({
-    prisma,
+    prisma: db,
     provider,
     adapter,
     apiResource,
-    onRevoked: onAccessTokensRevoked,
+    onRevoked: events.tokensRevoked,
   });
-  provider.use(claims.middleware);
-  registerDeviceGrant(provider, { prisma, agents });
+  provider.use(agentClaimsMiddleware(claimRows));
+  registerDeviceGrant(provider, { assertions: new DeviceAssertions(db), agents });
+  const accounts = new AccountStore(db);
+  const close = () => db.$disconnect();
   return {
-    prisma,
     provider,
     publicUrl,
     apiResource,
-    accounts: new AccountStore(prisma),
+    accounts,
     agents,
+    handshakes: new HandshakeStore({ prisma: db, agents, publicUrl, events }),
+    devices: new DeviceStore({ prisma: db, agents, events }),
+    deviceRegistrations: new DeviceRegistrations({ prisma: db, publicUrl }),
     signingKeyIds: jwks.keys.map((key) => key.kid),
     legacyTokens,
-    forgetRevoked: (revoked) => {
-      claims.forget(revoked.accountId, revoked.clientId);
-      recentTokens.forgetRevoked(revoked);
-    },
+    purgeTasks: [
+      // Legacy tokens expire and are revoked: the legacy path narrows, and closes with the last.
+      purgeExpiredPayloads(db, legacyTokens),
+      { name: 'login_attempts', run: () => accounts.throttle.purgeExpired() },
+    ],
+    forgetRevoked,
+    rotateSigningKeys: () => rotateSigningKeys({ prisma: db, keyEncryptionKey: config.keyEncryptionKey }),
+    listClients: () => listRegisteredClients(db),
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import { closeServer, createPrismaClient, listen, startPurgeJob } from '@pag/kit';
+import { closeServer, listen, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { serveBusApi } from './api/mod.ts';
 import { createAuthApp } from './app/create-app.ts';
@@ -16,11 +16,8 @@ import { pageRouters } from './app/page-routers.ts';
 import type { AuthConfig } from './config.ts';
 import type { AuthCore } from './core.ts';
 import { createAuthCore } from './core.ts';
-import { authDatabase } from './database.ts';
-import { PrismaClient } from './generated/prisma/client.ts';
-import type { RevokedAccess } from './store/oidc-adapter.ts';
-import { purgeExpiredPayloads } from './store/purge-job.ts';
-import { relayRevocations } from './store/revocation-relay.ts';
+import { busEvents } from './events/bus-events.ts';
+import { relayEvents } from './store/event-relay.ts';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -45,22 +42,6 @@ export interface RunningAuth extends AsyncDisposable {
 
 const PURGE_INTERVAL_MS = 5 * 60_000;
 
-/** Tells every introspection cache to forget tokens that stopped working (TokenRevokedEvent). */
-function publishRevocations(bus: Bus, logger: Logger) {
-  return async (revoked: RevokedAccess[]): Promise<void> => {
-    const revokedAt = new Date().toISOString();
-    for (const item of revoked) {
-      const event = TokenRevokedEvent.parse({ ...item, revokedAt });
-      try {
-        await bus.publish(EventSubjects.tokenRevoked, event);
-      } catch (error) {
-        // The revocation itself stands; caches forget the token when their entry expires (seconds).
-        logger.error({ err: error, clientId: item.clientId }, 'revocation event not published');
-      }
-    }
-  };
-}
-
 function internalUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
@@ -79,19 +60,11 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
   const port = await listen(server, config.port, config.host);
   const url = internalUrl(config.host, port);
   const publicUrl = config.publicUrl ?? url;
-  const prisma = createPrismaClient(PrismaClient, {
-    databaseUrl: config.databaseUrl,
-    schema: authDatabase.schema,
-    logger,
-  });
+  const events = busEvents(bus, logger);
+  let opened: AuthCore | undefined;
   try {
-    const core = await createAuthCore({
-      config,
-      publicUrl,
-      prisma,
-      onAccessTokensRevoked: publishRevocations(bus, logger),
-      logger,
-    });
+    const core = await createAuthCore({ config, publicUrl, events, logger });
+    opened = core;
     const { provider } = core;
     // Revocations by other replicas and by operator commands (through the relay below) reach what
     // this replica keeps for introspection here; its own revocations forget before they publish.
@@ -114,20 +87,9 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     });
     handle = app.callback();
     const subscriptions = [revocations, ...(await serveBusApi({ bus, core, logger }))];
-    const relay = await relayRevocations({
-      databaseUrl: config.databaseUrl,
-      publish: publishRevocations(bus, logger),
-      logger,
-    });
-    const purge = startPurgeJob({
-      intervalMs: PURGE_INTERVAL_MS,
-      tasks: [
-        // Legacy tokens expire and are revoked: the legacy path narrows, and closes with the last.
-        purgeExpiredPayloads(prisma, core.legacyTokens),
-        { name: 'login_attempts', run: () => core.accounts.throttle.purgeExpired() },
-      ],
-      logger,
-    });
+    // Events of decisions taken beside the service (operator commands) reach the bus here.
+    const relay = await relayEvents({ databaseUrl: config.databaseUrl, events, logger });
+    const purge = startPurgeJob({ intervalMs: PURGE_INTERVAL_MS, tasks: core.purgeTasks, logger });
     logger.info({ url, publicUrl, signingKeys: core.signingKeyIds }, 'auth listening');
 
     const close = async () => {
@@ -135,12 +97,12 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       await Promise.all(subscriptions.map((subscription) => subscription.close()));
       await relay.close();
       await purge.stop();
-      await prisma.$disconnect();
+      await core.close();
     };
     return { url, port, publicUrl, provider, core, server, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await closeServer(server);
-    await prisma.$disconnect();
+    await opened?.close();
     throw error;
   }
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { OwnerAccount } from '@pag/contracts';
 import { AppError, AuthSubjects } from '@pag/contracts';
-import { AccountStore } from '../src/accounts/mod.ts';
+import { AccountStore } from '../src/store/account-store.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { startTestAuth } from './support/start-test-auth.ts';
 
@@ -21,7 +21,7 @@ const ask = (body: unknown) =>
   t.bus.request<OwnerAccount>(AuthSubjects.accountGet, body, { timeoutMs: 10_000 });
 
 test('answers an account with its public facts only', async () => {
-  const account = await new AccountStore(t.auth.core.prisma).create({
+  const account = await new AccountStore(t.db).create({
     email: 'Account-Api@Example.test',
     password: 'correct horse battery staple',
     plan: 'pro',

@@ -11,7 +11,7 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceRegistered } from '@pag/contracts';
 import { AppError, AuthSubjects, MessageHeaders } from '@pag/contracts';
-import { DeviceStore } from '../src/devices/device-store.ts';
+import type { DeviceStore } from '../src/store/device-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
@@ -24,7 +24,7 @@ let devices: DeviceStore;
 beforeAll(async () => {
   t = await startTestAuth();
   owner = await createOwner(t.db);
-  devices = new DeviceStore({ prisma: t.db, agents: t.auth.core.agents });
+  devices = t.auth.core.devices;
 }, 60_000);
 afterAll(async () => {
   await t?.close();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { HandshakeCreated, HandshakeStatus } from '@pag/contracts';
 import { AuthSubjects, HandshakeCreateRequest, MessageHeaders } from '@pag/contracts';
 import { DEFAULT_CREATION_LIMITS } from '../src/handshakes/creation-limits.ts';
-import { HandshakeStore } from '../src/handshakes/handshake-store.ts';
+import type { HandshakeStore } from '../src/store/handshake-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
@@ -19,7 +19,7 @@ let t: TestAuth;
 let store: HandshakeStore;
 beforeAll(async () => {
   t = await startTestAuth();
-  store = new HandshakeStore({ prisma: t.auth.core.prisma, agents: t.auth.core.agents, publicUrl: t.url });
+  store = t.auth.core.handshakes;
 }, 60_000);
 afterAll(async () => {
   await t?.close();

@@ -16,8 +16,8 @@ import type { TestPostgres } from '@pag/kit/testing';
 import { freePort, startTestPostgres } from '@pag/kit/testing';
 import type { AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { authDatabase } from '../src/database.ts';
+import type { RevokedAccess } from '../src/events/auth-events.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
-import type { RevokedAccess } from '../src/store/oidc-adapter.ts';
 import { createOidcAdapterFactory } from '../src/store/oidc-adapter.ts';
 import { purgeExpiredPayloads } from '../src/store/purge-job.ts';
 

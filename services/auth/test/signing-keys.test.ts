@@ -7,7 +7,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { loadSigningKeys, rotateSigningKeys } from '../src/keys/signing-keys.ts';
+import { loadSigningKeys, rotateSigningKeys } from '../src/store/signing-keys.ts';
 import { createOwner, obtainTokens } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { startTestAuth } from './support/start-test-auth.ts';

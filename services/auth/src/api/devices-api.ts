@@ -10,12 +10,11 @@
 import type { DeviceRegistered, DispatchRequest } from '@pag/contracts';
 import { AppError, AuthSubjects, DeviceRegisterRequest, MessageHeaders } from '@pag/contracts';
 import type { BusMessage, Subscription } from '@pag/kit';
-import { DeviceRegistrations } from '../devices/device-registration.ts';
 import type { BusApiDeps } from './mod.ts';
 import { QUEUE } from './mod.ts';
 
 export async function serveDeviceApi({ bus, core, logger }: BusApiDeps): Promise<Subscription[]> {
-  const devices = new DeviceRegistrations({ prisma: core.prisma, publicUrl: core.publicUrl });
+  const devices = core.deviceRegistrations;
 
   const register = async (msg: BusMessage<DispatchRequest>): Promise<DeviceRegistered> => {
     const parsed = DeviceRegisterRequest.safeParse(msg.data?.body);

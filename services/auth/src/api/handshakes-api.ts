@@ -10,16 +10,11 @@
 import type { DispatchRequest, HandshakeCreated, HandshakeStatus } from '@pag/contracts';
 import { AppError, AuthSubjects, HandshakeCreateRequest, MessageHeaders } from '@pag/contracts';
 import type { BusMessage, Subscription } from '@pag/kit';
-import { HandshakeStore } from '../handshakes/handshake-store.ts';
 import type { BusApiDeps } from './mod.ts';
 import { QUEUE } from './mod.ts';
 
 export async function serveHandshakeApi({ bus, core, logger }: BusApiDeps): Promise<Subscription[]> {
-  const handshakes = new HandshakeStore({
-    prisma: core.prisma,
-    agents: core.agents,
-    publicUrl: core.publicUrl,
-  });
+  const { handshakes } = core;
 
   const create = async (msg: BusMessage<DispatchRequest>): Promise<HandshakeCreated> => {
     const parsed = HandshakeCreateRequest.safeParse(msg.data?.body);

@@ -5,8 +5,9 @@
 import type { Router } from '@koa/router';
 import type { Bus, Logger } from '@pag/kit';
 import type { AuthCore } from '../core.ts';
-import { createDashboardRouter } from '../dashboard/mod.ts';
-import { createInteractionRouter, createOwnerRouter } from '../interactions/mod.ts';
+import { createDashboardRouter } from '../dashboard/dashboard-router.ts';
+import { createInteractionRouter } from '../interactions/interaction-router.ts';
+import { createOwnerRouter } from '../interactions/owner-router.ts';
 import type { CookiePolicy } from '../interactions/page-cookie.ts';
 
 export interface PageRouters {

@@ -4,19 +4,10 @@
  * its next start; restart them after rotating. The operator CLI (`pnpm pag keys rotate`) calls the
  * same rotateSigningKeys.
  */
-import {
-  ConfigError,
-  createLogger,
-  createPrismaClient,
-  envLogLevel,
-  envUrl,
-  parseConfig,
-  runMain,
-} from '@pag/kit';
+import { ConfigError, createLogger, envLogLevel, envUrl, parseConfig, runMain } from '@pag/kit';
 import { z } from 'zod';
-import { authDatabase } from '../database.ts';
-import { PrismaClient } from '../generated/prisma/client.ts';
-import { rotateSigningKeys } from '../keys/signing-keys.ts';
+import { openAuthDatabase } from '../store/auth-database.ts';
+import { rotateSigningKeys } from '../store/signing-keys.ts';
 
 const RotateEnv = z.object({
   DATABASE_URL: envUrl.optional(),
@@ -35,11 +26,7 @@ await runMain('auth keys:rotate', async () => {
   if (missing.length > 0 || env.DATABASE_URL === undefined || key === undefined)
     throw new ConfigError(missing);
   const logger = createLogger({ service: 'auth', level: env.LOG_LEVEL });
-  const prisma = createPrismaClient(PrismaClient, {
-    databaseUrl: env.DATABASE_URL,
-    schema: authDatabase.schema,
-    logger,
-  });
+  const prisma = openAuthDatabase({ databaseUrl: env.DATABASE_URL, logger });
   try {
     const result = await rotateSigningKeys({ prisma, keyEncryptionKey: key });
     process.stdout.write(

@@ -6,9 +6,9 @@
 
 import { groupedFingerprint } from '../devices/device-keys.ts';
 import { deviceStatus } from '../devices/device-status.ts';
-import type { DeviceRecord } from '../devices/device-store.ts';
 import { csrfField } from '../interactions/csrf.ts';
 import { errorBox, html, type SafeHtml } from '../interactions/html.ts';
+import type { DeviceRecord } from '../store/device-store.ts';
 import type { ApproveFormValues } from './devices-form.ts';
 import { DEFAULT_APPROVE_FORM, DEVICE_SCOPE_CHOICES } from './devices-form.ts';
 import { dashboardPage } from './layout.ts';

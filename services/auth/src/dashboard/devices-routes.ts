@@ -7,15 +7,14 @@
  * "not found" (404 page).
  */
 import type { Router } from '@koa/router';
-import { AppError, type DeviceEvent } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
-import { DeviceStore } from '../devices/device-store.ts';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
 import { approvalOf, readApproveForm } from './devices-form.ts';
 import { claimPage, devicePage, devicesListPage } from './devices-pages.ts';
-import type { DashboardDeps } from './mod.ts';
 import { ownerOf } from './owner-context.ts';
 
 function deviceIdOf(ctx: Context): string {
@@ -23,17 +22,8 @@ function deviceIdOf(ctx: Context): string {
 }
 
 export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void {
-  const { core, bus, logger } = deps;
-  const devices = new DeviceStore({
-    prisma: core.prisma,
-    agents: core.agents,
-    // The decision stands either way; nobody needs these events to act (revocation has its own).
-    onEvent: async (subject: string, event: DeviceEvent) => {
-      await bus.publish(subject, event).catch((error: unknown) => {
-        logger.error({ err: error, subject, deviceId: event.deviceId }, 'device event not published');
-      });
-    },
-  });
+  const { logger } = deps;
+  const { devices } = deps.core;
 
   /** Reads the form and checks its CSRF token; an action's own fields are its business. */
   const postedForm = (ctx: Context) => {

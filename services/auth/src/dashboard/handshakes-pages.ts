@@ -5,16 +5,16 @@
  * claim form. Plain HTML, every field labelled, no script.
  */
 import { describeScope } from '@pag/contracts';
-import type { Agent, IssuedToken } from '../agents/agent-store.ts';
-import type { HandshakeRecord } from '../handshakes/handshake-store.ts';
 import {
   defaultHandshakeExpiry,
   effectiveStatus,
   HANDSHAKE_TOKEN_DAYS,
-} from '../handshakes/handshake-store.ts';
+} from '../handshakes/handshake-rules.ts';
 import { csrfField } from '../interactions/csrf.ts';
 import type { SafeHtml } from '../interactions/html.ts';
 import { errorBox, html } from '../interactions/html.ts';
+import type { Agent, IssuedToken } from '../store/agent-store.ts';
+import type { HandshakeRecord } from '../store/handshake-store.ts';
 import { dashboardPage } from './layout.ts';
 import type { OwnerState } from './owner-context.ts';
 

@@ -14,15 +14,14 @@
  * no-store (pageGuard).
  */
 import type { Router } from '@koa/router';
-import { AppError, EventSubjects } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
-import type { Approval } from '../handshakes/handshake-store.ts';
-import { HandshakeStore } from '../handshakes/handshake-store.ts';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
+import type { Approval } from '../store/handshake-store.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
 import { claimPage, queuePage, scopeField, tokenPage } from './handshakes-pages.ts';
-import type { DashboardDeps } from './mod.ts';
 import type { OwnerState } from './owner-context.ts';
 import { ownerOf } from './owner-context.ts';
 import { endOfDay } from './tokens-form.ts';
@@ -41,20 +40,8 @@ function paramId(ctx: Context): string {
 }
 
 export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): void {
-  const { core, bus, logger } = deps;
-  const handshakes = new HandshakeStore({
-    prisma: core.prisma,
-    agents: core.agents,
-    publicUrl: core.publicUrl,
-    onDecided: async (event) => {
-      try {
-        await bus.publish(EventSubjects.handshakeDecided, event);
-      } catch (error) {
-        // The decision stands; a listener missing it finds the state in the database.
-        logger.error({ err: error, handshakeId: event.handshakeId }, 'handshake event not published');
-      }
-    },
-  });
+  const { logger } = deps;
+  const { handshakes } = deps.core;
 
   const showQueue = async (
     ctx: Context,

@@ -5,11 +5,11 @@
  * route names owner.id: that is the tenancy boundary.
  */
 import type { Context, Middleware } from 'koa';
-import type { AccountStore } from '../accounts/account-store.ts';
 import { csrfToken } from '../interactions/csrf.ts';
 import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
 import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { seeOther } from '../interactions/page-security.ts';
+import type { AccountStore } from '../store/account-store.ts';
 
 export interface OwnerState {
   id: string;

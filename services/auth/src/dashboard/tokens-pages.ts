@@ -5,10 +5,10 @@
  */
 import type { AgentUsage } from '@pag/contracts';
 import { ScopeCatalogue } from '@pag/contracts';
-import type { Agent, IssuedToken } from '../agents/agent-store.ts';
 import { csrfField } from '../interactions/csrf.ts';
 import type { SafeHtml } from '../interactions/html.ts';
 import { errorBox, html } from '../interactions/html.ts';
+import type { Agent, IssuedToken } from '../store/agent-store.ts';
 import { dashboardPage } from './layout.ts';
 import type { OwnerState } from './owner-context.ts';
 import type { TokenFormValues } from './tokens-form.ts';

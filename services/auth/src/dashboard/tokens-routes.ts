@@ -17,7 +17,7 @@ import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
-import type { DashboardDeps } from './mod.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
 import { ownerOf } from './owner-context.ts';
 import { EMPTY_TOKEN_FORM, readTokenForm, tokenRequest } from './tokens-form.ts';
 import type { TokensPageInput } from './tokens-pages.ts';

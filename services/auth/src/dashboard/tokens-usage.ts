@@ -8,7 +8,7 @@ import type { AgentUsage } from '@pag/contracts';
 import { GatewaySubjects, MessageHeaders, UsageQuery, UsageReport } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import { BusNoRespondersError, BusTimeoutError } from '@pag/kit';
-import type { Agent } from '../agents/agent-store.ts';
+import type { Agent } from '../store/agent-store.ts';
 
 export const USAGE_TIMEOUT_MS = 2000;
 

@@ -15,10 +15,9 @@
 import { isStorableText } from '@pag/contracts';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { errors } from 'oidc-provider';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { DeviceAssertions } from '../store/device-assertions.ts';
+import type { DeviceRecord } from '../store/device-record.ts';
 import { publicKeyObject } from './device-keys.ts';
-import type { DeviceRecord } from './device-status.ts';
-import { WITH_AGENT } from './device-status.ts';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const ASSERTION_MAX_LIFETIME_SECONDS = 300;
@@ -46,12 +45,12 @@ export interface AssertionInput {
  * this id. Throws invalid_grant for anything else that is wrong.
  */
 export async function verifyDeviceAssertion(
-  prisma: PrismaClient,
+  assertions: DeviceAssertions,
   input: AssertionInput,
 ): Promise<DeviceRecord | null> {
   // No device id holds a NUL or an unpaired surrogate (PostgreSQL could not even compare it).
   if (!isStorableText(input.deviceId)) return null;
-  const device = await prisma.device.findUnique({ where: { id: input.deviceId }, include: WITH_AGENT });
+  const device = await assertions.findDevice(input.deviceId);
   if (device === null) return null;
   if (typeof input.assertion !== 'string' || input.assertion === '')
     throw new errors.InvalidRequest('assertion is missing: send the signed JWT as the assertion parameter');
@@ -64,16 +63,9 @@ export async function verifyDeviceAssertion(
     );
   const jti = payload.jti as string;
   if (jti.length > JTI_MAX_LENGTH) throw invalidGrant(`jti must be at most ${JTI_MAX_LENGTH} characters`);
-  await prisma.deviceAssertion.deleteMany({ where: { expiresAt: { lt: now } } });
-  try {
-    await prisma.deviceAssertion.create({
-      data: { deviceId: device.id, jti, expiresAt: new Date((exp + CLOCK_TOLERANCE_SECONDS) * 1000) },
-    });
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'P2002')
-      throw invalidGrant('this assertion was already used (same jti): sign a new one for every request');
-    throw error;
-  }
+  const keepUntil = new Date((exp + CLOCK_TOLERANCE_SECONDS) * 1000);
+  if (!(await assertions.use(device.id, jti, keepUntil, now)))
+    throw invalidGrant('this assertion was already used (same jti): sign a new one for every request');
   return device;
 }
 

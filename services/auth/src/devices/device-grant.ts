@@ -22,17 +22,17 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import type { AgentStore } from '../agents/agent-store.ts';
-import type { PrismaClient } from '../generated/prisma/client.ts';
 import { OAUTH_ROUTES } from '../provider/routes.ts';
+import type { AgentStore } from '../store/agent-store.ts';
+import type { DeviceAssertions } from '../store/device-assertions.ts';
+import type { DeviceRecord } from '../store/device-record.ts';
 import { invalidGrant, JWT_BEARER, verifyDeviceAssertion } from './device-assertion.ts';
-import type { DeviceRecord } from './device-status.ts';
 import { deviceStatus } from './device-status.ts';
 
 export { JWT_BEARER } from './device-assertion.ts';
 
 export interface DeviceGrantDeps {
-  prisma: PrismaClient;
+  assertions: DeviceAssertions;
   agents: AgentStore;
 }
 
@@ -70,10 +70,10 @@ export function deviceRefusal(device: DeviceRecord): errors.OIDCProviderError | 
 }
 
 export function registerDeviceGrant(provider: Provider, deps: DeviceGrantDeps): void {
-  const { prisma, agents } = deps;
+  const { assertions, agents } = deps;
   const audiences = [`${provider.issuer}${OAUTH_ROUTES.token}`, provider.issuer];
   const check = (deviceId: string, assertion: unknown) =>
-    verifyDeviceAssertion(prisma, { deviceId, assertion, audiences });
+    verifyDeviceAssertion(assertions, { deviceId, assertion, audiences });
   // Requests whose assertion the grant handler checked (its jti is used up): never checked twice.
   const checked = new WeakSet<object>();
 
@@ -87,8 +87,7 @@ export function registerDeviceGrant(provider: Provider, deps: DeviceGrantDeps): 
         throw new Error(`client ${ctx.oidc.client.clientId} has the device grant but no device`);
       const refusal = deviceRefusal(device);
       if (refusal !== null) throw refusal;
-      const agent =
-        device.agentId === null ? null : await prisma.agent.findUnique({ where: { id: device.agentId } });
+      const agent = device.agentId === null ? null : await agents.findById(device.agentId);
       if (agent === null || agent.status !== 'active') throw revoked();
       const token = await agents.issueToken(agent, { maxLifetimeSeconds: DEVICE_TOKEN_SECONDS });
       ctx.body = {

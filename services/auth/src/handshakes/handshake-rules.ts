@@ -4,18 +4,19 @@
  */
 import type { HandshakeStatusValue } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
-import type { Agent } from '../agents/agent-store.ts';
-import { checkScopes } from '../agents/agent-store.ts';
-import type { Handshake } from '../generated/prisma/client.ts';
+import { checkScopes } from '../agents/agent-rules.ts';
 
-/** A handshake with what its status depends on: the state of the agent made on approval. */
-export type HandshakeRecord = Handshake & { agent: Pick<Agent, 'status' | 'expiresAt' | 'scopes'> | null };
+/** What a handshake's status depends on: its own, and the state of the agent made on approval. */
+export interface HandshakeStanding {
+  status: 'pending' | 'approved' | 'denied';
+  agent: { status: string; expiresAt: Date | null } | null;
+}
 
 /** `hs_` and 22 base64url characters (16 random bytes), as newId makes them. */
 const HANDSHAKE_ID = /^hs_[A-Za-z0-9_-]{22}$/;
 
 /** What the agent sees: an approved handshake whose agent no longer holds a working token is denied. */
-export function effectiveStatus(record: HandshakeRecord, now = new Date()): HandshakeStatusValue {
+export function effectiveStatus(record: HandshakeStanding, now = new Date()): HandshakeStatusValue {
   if (record.status !== 'approved') return record.status;
   const agent = record.agent;
   const working =
@@ -46,7 +47,7 @@ export function notFound(id: string): AppError {
   });
 }
 
-export function assertPending(record: Pick<Handshake, 'id' | 'status'>): void {
+export function assertPending(record: { id: string; status: HandshakeStanding['status'] }): void {
   if (record.status !== 'pending')
     throw new AppError('CONFLICT', `Handshake ${record.id} was already decided.`, {
       hint: 'A decision is final; the agent may ask again with a new handshake.',

@@ -7,9 +7,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { describeScope } from '@pag/contracts';
 import { Browser, csrfOf, locationOf } from '@pag/testkit';
-import { AccountStore } from '../accounts/account-store.ts';
-import type { AccountsTestDatabase } from '../accounts/test-database.ts';
-import { startAccountsTestDatabase } from '../accounts/test-database.ts';
+import { AccountStore } from '../store/account-store.ts';
+import type { AccountsTestDatabase } from '../store/test-database.ts';
+import { startAccountsTestDatabase } from '../store/test-database.ts';
 import type { TestAuthApp } from './test-auth-app.ts';
 import { CLIENT, startTestAuthApp } from './test-auth-app.ts';
 

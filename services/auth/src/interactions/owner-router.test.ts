@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Browser, csrfOf, locationOf } from '@pag/testkit';
-import { AccountStore } from '../accounts/account-store.ts';
-import type { AccountsTestDatabase } from '../accounts/test-database.ts';
-import { startAccountsTestDatabase } from '../accounts/test-database.ts';
+import { AccountStore } from '../store/account-store.ts';
+import type { AccountsTestDatabase } from '../store/test-database.ts';
+import { startAccountsTestDatabase } from '../store/test-database.ts';
 import { dashboardPath } from './owner-router.ts';
 import type { TestAuthApp } from './test-auth-app.ts';
 import { startTestAuthApp } from './test-auth-app.ts';

@@ -10,7 +10,7 @@
 import { Router } from '@koa/router';
 import { AppError } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
-import type { AccountStore } from '../accounts/account-store.ts';
+import type { AccountStore } from '../store/account-store.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import { ownerLoginPage, signupPage } from './owner-pages.ts';

@@ -11,8 +11,8 @@ import { createLogger } from '@pag/kit';
 import { freePort } from '@pag/kit/testing';
 import Koa from 'koa';
 import Provider, { errors } from 'oidc-provider';
-import type { AccountStore } from '../accounts/account-store.ts';
-import type { Agent } from '../agents/agent-store.ts';
+import type { AccountStore } from '../store/account-store.ts';
+import type { Agent } from '../store/agent-store.ts';
 import { createInteractionRouter } from './interaction-router.ts';
 import { createOwnerRouter } from './owner-router.ts';
 

@@ -23,6 +23,7 @@ import type { TokenTags } from '@pag/kit';
 import { tokenSha256 } from '@pag/kit';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import type { RevokedAccess } from '../events/auth-events.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { decodePayload, encodePayload } from './payload-codec.ts';
@@ -30,13 +31,6 @@ import { ReadAhead } from './read-ahead.ts';
 import { RecentTokens } from './recent-tokens.ts';
 import type { RecordKey } from './record-key.ts';
 import { recordKey } from './record-key.ts';
-
-/** Access tokens that stopped working: one token (tokenSha256) or every token of a client (null). */
-export interface RevokedAccess {
-  accountId: string;
-  clientId: string;
-  tokenSha256: string | null;
-}
 
 export interface OidcAdapterOptions {
   prisma: PrismaClient;

@@ -20,7 +20,7 @@
  */
 import { tokenSha256 } from '@pag/kit';
 import type { AdapterPayload } from 'oidc-provider';
-import type { RevokedAccess } from './oidc-adapter.ts';
+import type { RevokedAccess } from '../events/auth-events.ts';
 
 const MAX_ENTRIES = 10_000;
 

@@ -5,8 +5,8 @@
  * token endpoint calls.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { AccountStore } from '../../src/accounts/mod.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
+import { AccountStore } from '../../src/store/account-store.ts';
 
 export const OWNER = { email: 'owner@example.test', password: 'correct horse battery staple' };
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';

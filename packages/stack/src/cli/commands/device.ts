@@ -9,9 +9,11 @@
  * - `pag device deny --owner E (--id dev_… | --user-code XXXX-XXXX)`;
  * - `pag device revoke --owner E --id dev_…`: final; every token of the device stops working.
  * Another owner's device is "not found", and so is a user code another owner claimed.
+ * Decisions go through the auth service's own store, so they publish events.auth.device.* on the
+ * running stack's bus as the dashboard's do (through the database, docs/adr/0033).
  */
 import type { AuthStore, DeviceRecord } from '@pag/auth';
-import { DeviceStore, deviceStatus } from '@pag/auth';
+import { deviceStatus } from '@pag/auth';
 import type { Command, CommandContext } from '../command.ts';
 import { CliError, limitOption, requireString, scopesOption } from '../command.ts';
 import { ownerAccount } from './agent.ts';
@@ -38,13 +40,9 @@ export function deviceLine(device: DeviceRecord): string {
   ].join('  ');
 }
 
-function devicesOf(store: AuthStore): DeviceStore {
-  return new DeviceStore({ prisma: store.prisma, agents: store.agents });
-}
-
 /** The device named by --id, or claimed for the owner by --user-code (exactly one of them). */
 async function targetDevice(
-  devices: DeviceStore,
+  devices: AuthStore['devices'],
   ownerId: string,
   context: CommandContext,
 ): Promise<DeviceRecord> {
@@ -73,7 +71,7 @@ const deviceList: Command = {
   async run(context) {
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const list = await devicesOf(store).list(owner.id);
+    const list = await store.devices.list(owner.id);
     if (context.values.json === true) {
       const rows = list.map((device) => ({
         id: device.id,
@@ -115,7 +113,7 @@ const deviceApprove: Command = {
     const monthlyLimit = limitOption(context, 'monthly');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const devices = devicesOf(store);
+    const { devices } = store;
     const device = await targetDevice(devices, owner.id, context);
     const expected = context.values.fingerprint;
     if (typeof expected === 'string' && expected.replace(/\s/g, '') !== device.fingerprint)
@@ -136,7 +134,7 @@ const deviceDeny: Command = {
   async run(context) {
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const devices = devicesOf(store);
+    const { devices } = store;
     const device = await targetDevice(devices, owner.id, context);
     await devices.deny(owner.id, device.id);
     context.out(
@@ -153,7 +151,7 @@ const deviceRevoke: Command = {
     const id = requireString(context, 'id');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const device = await devicesOf(store).revoke(owner.id, id);
+    const device = await store.devices.revoke(owner.id, id);
     context.out(
       `revoked ${device.id} ${JSON.stringify(device.name)} of ${owner.email}: its tokens no longer work, for good.`,
     );

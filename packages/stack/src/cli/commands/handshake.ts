@@ -8,18 +8,14 @@
  * `pag handshake claim --owner E --code C`: makes an unassigned handshake the owner's (the code
  * is the one in the claim link the agent showed).
  * Each acts within the owner named by --owner: another owner's handshake is "not found".
+ * Decisions go through the auth service's own store, so they publish events.auth.handshake.decided
+ * on the running stack's bus as the dashboard's do (through the database, docs/adr/0033).
  */
 import type { HandshakeRecord } from '@pag/auth';
-import { endOfDay, HandshakeStore } from '@pag/auth';
-import type { Command, CommandContext } from '../command.ts';
+import { endOfDay } from '@pag/auth';
+import type { Command } from '../command.ts';
 import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
-
-type Store = Awaited<ReturnType<CommandContext['openAuth']>>;
-
-function handshakesOf(store: Store): HandshakeStore {
-  return new HandshakeStore({ prisma: store.prisma, agents: store.agents, publicUrl: store.publicUrl });
-}
 
 function handshakeLine(record: HandshakeRecord): string {
   return [
@@ -38,7 +34,7 @@ const handshakeList: Command = {
   async run(context) {
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const pending = await handshakesOf(store).pending(owner.id);
+    const pending = await store.handshakes.pending(owner.id);
     if (pending.length === 0) {
       context.out(`no pending handshakes for ${owner.email}`);
       return;
@@ -68,7 +64,7 @@ const handshakeApprove: Command = {
     const expiresAt = typeof expires === 'string' ? (endOfDay(expires, '--expires') ?? undefined) : undefined;
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const { handshake, agent, token } = await handshakesOf(store).approve(owner.id, id, {
+    const { handshake, agent, token } = await store.handshakes.approve(owner.id, id, {
       scopes,
       dailyLimit,
       monthlyLimit,
@@ -91,7 +87,7 @@ const handshakeDeny: Command = {
     const id = requireString(context, 'id');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const handshake = await handshakesOf(store).deny(owner.id, id);
+    const handshake = await store.handshakes.deny(owner.id, id);
     context.out(`denied ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
   },
 };
@@ -104,7 +100,7 @@ const handshakeClaim: Command = {
     const code = requireString(context, 'code');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const handshake = await handshakesOf(store).claim(owner.id, code);
+    const handshake = await store.handshakes.claim(owner.id, code);
     context.out(`claimed ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
   },
 };

@@ -11,11 +11,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Plan } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
+import {
+  normaliseEmail,
+  plausibleCredentials,
+  validEmail,
+  validPassword,
+  validPlan,
+} from '../accounts/credentials.ts';
+import { burnVerification, hashPassword, needsRehash, verifyPassword } from '../accounts/password-hashing.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { normaliseEmail, plausibleCredentials, validEmail, validPassword, validPlan } from './credentials.ts';
 import type { ThrottlePolicy } from './login-throttle.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { burnVerification, hashPassword, needsRehash, verifyPassword } from './password-hashing.ts';
 
 /** An owner account as the rest of the service sees it (never its password hash). */
 export interface Account {

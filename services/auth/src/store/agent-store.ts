@@ -11,17 +11,21 @@
  *   for that owner is deleted (tokens, grants, codes), and a TokenRevokedEvent evicts every
  *   introspection cache before revoke() returns.
  */
-import { randomBytes } from 'node:crypto';
-import { AppError, displayName, isScope, type TokenKind } from '@pag/contracts';
+import { AppError, type TokenKind } from '@pag/contracts';
 import type Provider from 'oidc-provider';
 import type { AdapterFactory } from 'oidc-provider';
+import {
+  checkLimit,
+  checkName,
+  checkScopes,
+  NAME_MAX,
+  NO_EXPIRY_SECONDS,
+  newId,
+} from '../agents/agent-rules.ts';
+import type { RevokedAccess } from '../events/auth-events.ts';
 import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
-import type { RevokedAccess } from '../store/oidc-adapter.ts';
 
 export type { Agent } from '../generated/prisma/client.ts';
-
-/** A token "without expiry" lives this long (oidc-provider needs a lifetime; ten years is past any use). */
-export const NO_EXPIRY_SECONDS = 10 * 365 * 24 * 3600;
 
 export interface NewAgent {
   accountId: string;
@@ -51,47 +55,6 @@ export interface AgentStoreOptions {
   /** `${PUBLIC_URL}/api/v1`: the audience of every token. */
   apiResource: string;
   onRevoked: (revoked: RevokedAccess[]) => Promise<void>;
-}
-
-const LIMIT_MAX = 100_000_000;
-const NAME_MAX = 100;
-
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(16).toString('base64url')}`;
-}
-
-function checkLimit(value: number | null | undefined, field: string): number | null {
-  if (value === undefined || value === null) return null;
-  if (!Number.isInteger(value) || value < 1 || value > LIMIT_MAX)
-    throw new AppError('INVALID_REQUEST', `${field} must be a whole number from 1 to ${LIMIT_MAX}.`, {
-      hint: 'Leave it empty for no limit.',
-    });
-  return value;
-}
-
-/** The scopes of a new agent: at least one, each in the scope grammar, each once. */
-export function checkScopes(scopes: string[]): string[] {
-  const unique = [...new Set(scopes.map((scope) => scope.trim()).filter((scope) => scope !== ''))];
-  if (unique.length === 0)
-    throw new AppError('INVALID_REQUEST', 'Choose at least one scope.', {
-      hint: 'GET /api/v1/capabilities lists every scope and what it grants.',
-    });
-  const unknown = unique.find((scope) => !isScope(scope));
-  if (unknown !== undefined)
-    throw new AppError('INVALID_REQUEST', `"${unknown}" is not a scope.`, {
-      hint: 'GET /api/v1/capabilities lists every scope and what it grants.',
-    });
-  return unique;
-}
-
-const AgentName = displayName(NAME_MAX);
-
-/** The one rule for names (contracts' displayName), whoever names the agent: dashboard, CLI, API. */
-function checkName(name: string): string {
-  const checked = AgentName.safeParse(name);
-  if (!checked.success)
-    throw new AppError('INVALID_REQUEST', `The name ${checked.error.issues[0]?.message ?? 'is not valid'}.`);
-  return checked.data;
 }
 
 export class AgentStore {
@@ -221,6 +184,11 @@ export class AgentStore {
         hint: 'List your agents on /dashboard/tokens or with `pag agent list`.',
       });
     return agent;
+  }
+
+  /** An agent by its id alone, whoever's it is: for the device grant, which knows the device's agent. */
+  findById(agentId: string): Promise<Agent | null> {
+    return this.#db.agent.findUnique({ where: { id: agentId } });
   }
 
   /** The agent of a token's (account, client), for introspection; null when there is none. */

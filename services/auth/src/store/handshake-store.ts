@@ -16,15 +16,19 @@
  *   approvals at once make one agent (the pending → approved update locks the row);
  * - the status follows the token: an approved handshake whose agent was revoked reads `denied`.
  */
-import type { HandshakeDecidedEvent, HandshakeScope, HandshakeStatusValue } from '@pag/contracts';
+import type { HandshakeScope, HandshakeStatusValue } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
-import type { Agent, AgentStore, IssuedToken } from '../agents/agent-store.ts';
-import { newId } from '../agents/agent-store.ts';
+import { newId } from '../agents/agent-rules.ts';
+import type { AuthEvents } from '../events/auth-events.ts';
 import type { Handshake, PrismaClient } from '../generated/prisma/client.ts';
-import { claimCodeHash, claimUrl, clientAddressHash, newClaimCodeWithHash } from './claim-code.ts';
-import type { CreationLimits } from './creation-limits.ts';
-import { creationRefusal, DEFAULT_CREATION_LIMITS, HOUR_SECONDS } from './creation-limits.ts';
-import type { HandshakeRecord } from './handshake-rules.ts';
+import {
+  claimCodeHash,
+  claimUrl,
+  clientAddressHash,
+  newClaimCodeWithHash,
+} from '../handshakes/claim-code.ts';
+import type { CreationLimits } from '../handshakes/creation-limits.ts';
+import { creationRefusal, DEFAULT_CREATION_LIMITS, HOUR_SECONDS } from '../handshakes/creation-limits.ts';
 import {
   assertPending,
   defaultHandshakeExpiry,
@@ -32,16 +36,13 @@ import {
   grantedScopes,
   isHandshakeId,
   notFound,
-} from './handshake-rules.ts';
+} from '../handshakes/handshake-rules.ts';
+import type { Agent, AgentStore, IssuedToken } from './agent-store.ts';
 
 export type { Handshake } from '../generated/prisma/client.ts';
-export type { HandshakeRecord } from './handshake-rules.ts';
-export {
-  defaultHandshakeExpiry,
-  effectiveStatus,
-  HANDSHAKE_TOKEN_DAYS,
-  isHandshakeId,
-} from './handshake-rules.ts';
+
+/** A handshake with what its status depends on: the state of the agent made on approval. */
+export type HandshakeRecord = Handshake & { agent: Pick<Agent, 'status' | 'expiresAt' | 'scopes'> | null };
 
 export interface NewHandshake {
   agentRef: string;
@@ -79,8 +80,8 @@ export interface HandshakeStoreOptions {
   publicUrl: string;
   limits?: Partial<CreationLimits>;
   now?: () => Date;
-  /** Told of every decision (the service publishes events.auth.handshake.decided). */
-  onDecided?: (event: HandshakeDecidedEvent) => Promise<void>;
+  /** Told of every decision (events.auth.handshake.decided). */
+  events: Pick<AuthEvents, 'handshakeDecided'>;
 }
 
 /** Agent names are at most 100 characters; an agentId may have 128. */
@@ -97,7 +98,7 @@ export class HandshakeStore {
   readonly #publicUrl: string;
   readonly #limits: CreationLimits;
   readonly #now: () => Date;
-  readonly #onDecided: (event: HandshakeDecidedEvent) => Promise<void>;
+  readonly #events: HandshakeStoreOptions['events'];
 
   constructor(options: HandshakeStoreOptions) {
     this.#db = options.prisma;
@@ -105,7 +106,7 @@ export class HandshakeStore {
     this.#publicUrl = options.publicUrl;
     this.#limits = { ...DEFAULT_CREATION_LIMITS, ...options.limits };
     this.#now = options.now ?? (() => new Date());
-    this.#onDecided = options.onDecided ?? (async () => {});
+    this.#events = options.events;
   }
 
   /** Records a request within the creation limits (else 429 RATE_LIMITED with Retry-After). */
@@ -274,7 +275,12 @@ export class HandshakeStore {
         },
         { timeout: 15_000 },
       );
-      await this.#onDecided({ accountId, handshakeId: id, status: 'approved', at: now.toISOString() });
+      await this.#events.handshakeDecided({
+        accountId,
+        handshakeId: id,
+        status: 'approved',
+        at: now.toISOString(),
+      });
       return decided;
     } catch (error) {
       // The decision was rolled back: the agent made for it must not keep a working token.
@@ -293,7 +299,12 @@ export class HandshakeStore {
       data: { status: 'denied', decidedAt: now },
     });
     if (taken.count === 0) assertPending({ ...record, status: 'approved' });
-    await this.#onDecided({ accountId, handshakeId: id, status: 'denied', at: now.toISOString() });
+    await this.#events.handshakeDecided({
+      accountId,
+      handshakeId: id,
+      status: 'denied',
+      at: now.toISOString(),
+    });
     return { ...record, status: 'denied', decidedAt: now };
   }
 }

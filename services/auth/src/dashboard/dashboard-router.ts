@@ -5,23 +5,13 @@
  * (same-origin.ts) and carry the CSRF token bound to the owner's session (csrf.ts).
  */
 import { Router } from '@koa/router';
-import type { Bus, Logger } from '@pag/kit';
-import type { AuthCore } from '../core.ts';
-import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { pageGuard, seeOther } from '../interactions/page-security.ts';
 import { sameOriginPosts } from '../interactions/same-origin.ts';
+import type { DashboardDeps } from './dashboard-deps.ts';
 import { registerDeviceRoutes } from './devices-routes.ts';
 import { registerHandshakeRoutes } from './handshakes-routes.ts';
 import { requireOwner } from './owner-context.ts';
 import { registerTokenRoutes } from './tokens-routes.ts';
-
-export interface DashboardDeps {
-  core: AuthCore;
-  /** For the gateway's usage figures (GatewaySubjects.usageGet) and the services' events. */
-  bus: Bus;
-  logger: Logger;
-  cookies: CookiePolicy;
-}
 
 export function createDashboardRouter(deps: DashboardDeps): Router {
   const router = new Router({ prefix: '/dashboard' });

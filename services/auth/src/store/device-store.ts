@@ -13,18 +13,19 @@
  *   caches evicted, client gone); nothing restores it.
  */
 import type { DeviceEvent } from '@pag/contracts';
-import { AppError, EventSubjects } from '@pag/contracts';
-import type { Agent, AgentStore } from '../agents/agent-store.ts';
+import { AppError } from '@pag/contracts';
+import { JWT_BEARER } from '../devices/device-assertion.ts';
+import { normalizeUserCode } from '../devices/device-keys.ts';
+import { deviceStatus } from '../devices/device-status.ts';
+import type { AuthEvents } from '../events/auth-events.ts';
 import type { Device, PrismaClient } from '../generated/prisma/client.ts';
-import { JWT_BEARER } from './device-assertion.ts';
-import { normalizeUserCode } from './device-keys.ts';
+import type { Agent, AgentStore } from './agent-store.ts';
+import type { DeviceRecord } from './device-record.ts';
+import { WITH_AGENT } from './device-record.ts';
 import type { RegistrationLimits } from './device-registration.ts';
 import { claimableSince, DEFAULT_REGISTRATION_LIMITS } from './device-registration.ts';
-import type { DeviceRecord } from './device-status.ts';
-import { deviceStatus, WITH_AGENT } from './device-status.ts';
 
-export type { Device } from '../generated/prisma/client.ts';
-export type { DeviceRecord } from './device-status.ts';
+export type { Device, DeviceRecord } from './device-record.ts';
 
 export interface Approval {
   scopes: readonly string[];
@@ -38,8 +39,8 @@ export interface DeviceStoreOptions {
   /** Only `unclaimedLifetimeSeconds` matters here: the claim window. */
   limits?: Partial<RegistrationLimits>;
   now?: () => Date;
-  /** Told of approvals and revocations (the dashboard publishes events.auth.device.*). */
-  onEvent?: (subject: string, event: DeviceEvent) => Promise<void>;
+  /** Told of approvals and revocations (events.auth.device.approved|revoked). */
+  events: Pick<AuthEvents, 'deviceApproved' | 'deviceRevoked'>;
 }
 
 /** `dev_` and 22 base64url characters (16 random bytes), as newId makes them. */
@@ -60,14 +61,14 @@ export class DeviceStore {
   readonly #agents: AgentStore;
   readonly #limits: RegistrationLimits;
   readonly #now: () => Date;
-  readonly #onEvent: NonNullable<DeviceStoreOptions['onEvent']>;
+  readonly #events: DeviceStoreOptions['events'];
 
   constructor(options: DeviceStoreOptions) {
     this.#db = options.prisma;
     this.#agents = options.agents;
     this.#limits = { ...DEFAULT_REGISTRATION_LIMITS, ...options.limits };
     this.#now = options.now ?? (() => new Date());
-    this.#onEvent = options.onEvent ?? (async () => {});
+    this.#events = options.events;
   }
 
   /**
@@ -154,7 +155,7 @@ export class DeviceStore {
       if (made.agent !== undefined) await this.#agents.revoke(accountId, made.agent.id);
       throw error;
     }
-    await this.#onEvent(EventSubjects.deviceApproved, event(accountId, id, now));
+    await this.#events.deviceApproved(event(accountId, id, now));
     return { device, agent: made.agent as Agent };
   }
 
@@ -192,7 +193,7 @@ export class DeviceStore {
       where: { id },
       data: { status: 'revoked', decidedAt: now },
     });
-    await this.#onEvent(EventSubjects.deviceRevoked, event(accountId, id, now));
+    await this.#events.deviceRevoked(event(accountId, id, now));
     return device;
   }
 }

@@ -11,9 +11,9 @@
  *   replica (the CLI says so), and until then the old key still signs and verifies.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { decryptJwk, encryptJwk } from './key-encryption.ts';
-import type { SigningJwk } from './signing-key.ts';
-import { generateSigningJwk, SIGNING_ALG } from './signing-key.ts';
+import { decryptJwk, encryptJwk } from '../keys/key-encryption.ts';
+import type { SigningJwk } from '../keys/signing-key.ts';
+import { generateSigningJwk, SIGNING_ALG } from '../keys/signing-key.ts';
 
 /** Long past the life of any ID token (one hour): a retired key verifies for this long. */
 export const RETIRED_KEY_GRACE_SECONDS = 7 * 24 * 3600;

@@ -11,10 +11,10 @@
  *   concurrent registrations cannot all slip under it: over it, 429 RATE_LIMITED with Retry-After.
  */
 import { AppError } from '@pag/contracts';
-import { newId } from '../agents/agent-store.ts';
+import { newId } from '../agents/agent-rules.ts';
+import type { DevicePublicKey } from '../devices/device-keys.ts';
+import { clientHash, keyFingerprint, newUserCode, rawPublicKey } from '../devices/device-keys.ts';
 import type { Device, PrismaClient } from '../generated/prisma/client.ts';
-import type { DevicePublicKey } from './device-keys.ts';
-import { clientHash, keyFingerprint, newUserCode, rawPublicKey } from './device-keys.ts';
 
 export interface RegistrationLimits {
   perClientPerHour: number;
