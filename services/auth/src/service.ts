@@ -8,15 +8,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import { closeServer, createPrismaClient, listen, startPurgeJob } from '@pag/kit';
+import { closeServer, createPrismaClient, listen, serveEndpoints, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
-import { serveBusApi } from './api/mod.ts';
+import { authHandlerDeps } from './api/auth-handler-deps.ts';
 import { createAuthApp } from './app/create-app.ts';
 import { pageRouters } from './app/page-routers.ts';
 import type { AuthConfig } from './config.ts';
 import type { AuthCore } from './core.ts';
 import { createAuthCore } from './core.ts';
 import { authDatabase } from './database.ts';
+import { authEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { purgeExpiredPayloads } from './store/purge-job.ts';
@@ -113,7 +114,14 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       metrics,
     });
     handle = app.callback();
-    const subscriptions = [revocations, ...(await serveBusApi({ bus, core, logger }))];
+    const subscriptions = [
+      revocations,
+      ...(await serveEndpoints(
+        bus,
+        { service: 'auth', deps: authHandlerDeps(core), logger, metrics },
+        authEndpoints,
+      )),
+    ];
     const relay = await relayRevocations({
       databaseUrl: config.databaseUrl,
       publish: publishRevocations(bus, logger),
