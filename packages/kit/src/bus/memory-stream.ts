@@ -10,7 +10,7 @@
 import type { ConsumeSettings } from './handler-runner.ts';
 import type { StoredMessage } from './memory-consumer.ts';
 import { MemoryConsumer } from './memory-consumer.ts';
-import type { DurablePublishAck, Headers } from './types.ts';
+import type { DurablePublishAck } from './types.ts';
 
 /** JetStream's default duplicate_window. */
 export const DUPLICATE_WINDOW_MS = 120_000;
