@@ -60,7 +60,6 @@ export {
   natsCredentialsEnv,
   natsCredentialsFrom,
   natsPermissions,
-  readCaller,
   relayEndpoint,
   renderNatsServerConfig,
   requestEndpoint,

@@ -1,7 +1,6 @@
 export type { CreateBusOptions } from './create-bus.ts';
 export { createBus } from './create-bus.ts';
 export type { AccountCaller, AnonymousCaller, CallerOf, ServiceCaller } from './endpoint-caller.ts';
-export { readCaller } from './endpoint-caller.ts';
 export { BusNoRespondersError, BusTimeoutError } from './errors.ts';
 export { MemoryBroker } from './memory-broker.ts';
 export type { MemoryBusOptions } from './memory-bus.ts';
