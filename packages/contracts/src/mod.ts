@@ -13,6 +13,25 @@ export {
   connectorAccess,
   methodOverrideIn,
 } from './connectors/connector-access.ts';
+export type {
+  AnyEndpoint,
+  Endpoint,
+  EndpointCaller,
+  EndpointInput,
+  EndpointReply,
+  EndpointRequest,
+  RouteCaller,
+} from './endpoints/define-endpoint.ts';
+export { defineEndpoint, dispatchRequest, subjectsOf } from './endpoints/define-endpoint.ts';
+export {
+  AuthEndpoints,
+  BrainEndpoints,
+  EndpointList,
+  endpointOf,
+  GatewayEndpoints,
+  ProxyEndpoints,
+  TriggerEndpoints,
+} from './endpoints/endpoint-list.ts';
 export type { AppErrorOptions, ErrorCode } from './errors.ts';
 export { AppError, ErrorBody, ErrorCatalogue, errorCodes, isErrorCode, toErrorBody } from './errors.ts';
 export type { InvalidRequestOptions } from './invalid-request.ts';

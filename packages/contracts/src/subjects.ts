@@ -29,44 +29,26 @@
  * | events.auth.handshake.decided  | event   | auth → everyone     | handshake approved or denied      |
  * | audit.events.<service>         | stream  | every service → audit | one audit event per request     |
  */
+import type { AuditSource, NatsUser } from './bus-users.ts';
+import { subjectsOf } from './endpoints/define-endpoint.ts';
+import {
+  AuthEndpoints,
+  BrainEndpoints,
+  EndpointList,
+  GatewayEndpoints,
+  ProxyEndpoints,
+  TriggerEndpoints,
+} from './endpoints/endpoint-list.ts';
 
-/** Request/reply subjects answered by the auth service. */
-export const AuthSubjects = {
-  handshakeCreate: 'auth.handshake.create',
-  handshakeStatus: 'auth.handshake.status',
-  deviceRegister: 'auth.device.register',
-  /** An owner account's public facts (OwnerAccount), for services that seed their own records. */
-  accountGet: 'auth.account.get',
-} as const;
+export type { AuditSource, NatsUser } from './bus-users.ts';
+export { AUDIT_SOURCES, NATS_USERS, QueueGroups } from './bus-users.ts';
 
-/** Request/reply subjects answered by the gateway (which counts every agent's requests). */
-export const GatewaySubjects = {
-  usageGet: 'gateway.usage.get',
-} as const;
-
-/** Request/reply subjects answered by the brain service. */
-export const BrainSubjects = {
-  contextGet: 'brain.context.get',
-  memoryCreate: 'brain.memory.create',
-  knowledgeList: 'brain.knowledge.list',
-  chatSend: 'brain.chat.send',
-  personasList: 'brain.personas.list',
-  identityGet: 'brain.identity.get',
-} as const;
-
-/** Request/reply subjects answered by the proxy service (the proxied calls themselves go over HTTP). */
-export const ProxySubjects = {
-  servicesList: 'proxy.services.list',
-  vaultTokensList: 'proxy.vault-tokens.list',
-  connectorsList: 'proxy.connectors.list',
-} as const;
-
-/** Request/reply subjects answered by the trigger service. */
-export const TriggerSubjects = {
-  triggersCreate: 'trigger.triggers.create',
-  triggersList: 'trigger.triggers.list',
-  triggersRun: 'trigger.triggers.run',
-} as const;
+/** The request subjects by service, read from the endpoints (endpoints/endpoint-list.ts). */
+export const AuthSubjects = subjectsOf(AuthEndpoints);
+export const GatewaySubjects = subjectsOf(GatewayEndpoints);
+export const BrainSubjects = subjectsOf(BrainEndpoints);
+export const ProxySubjects = subjectsOf(ProxyEndpoints);
+export const TriggerSubjects = subjectsOf(TriggerEndpoints);
 
 /** Events: published once, received by every subscriber (no queue group) so every replica acts. */
 export const EventSubjects = {
@@ -77,10 +59,6 @@ export const EventSubjects = {
   /** Subscribe to every event of every service. */
   all: 'events.>',
 } as const;
-
-/** Services that publish audit events, one subject each under the AUDIT stream. */
-export const AUDIT_SOURCES = ['gateway', 'auth', 'brain', 'proxy', 'trigger'] as const;
-export type AuditSource = (typeof AUDIT_SOURCES)[number];
 
 /** The durable audit stream (JetStream) and its consumer. */
 export const AuditStream = {
@@ -94,22 +72,6 @@ export const AuditStream = {
 export function auditSubject(source: AuditSource): `audit.events.${AuditSource}` {
   return `audit.events.${source}`;
 }
-
-/** Queue group names: a service's replicas share its request subjects. */
-export const QueueGroups = {
-  auth: 'auth',
-  gateway: 'gateway',
-  brain: 'brain',
-  proxy: 'proxy',
-  trigger: 'trigger',
-} as const;
-
-/**
- * Who may meet on the bus: one NATS user per service. The nats-server configuration that gives
- * each user its permissions (deploy/nats/nats-server.conf) is generated from SubjectTable below.
- */
-export const NATS_USERS = ['gateway', 'auth', 'brain', 'proxy', 'trigger', 'audit'] as const;
-export type NatsUser = (typeof NATS_USERS)[number];
 
 /** One row of the table at the top of this file, as data. */
 export interface SubjectRoute {
@@ -126,13 +88,6 @@ export interface SubjectRoute {
   carriesCaller: boolean;
 }
 
-const request = (subject: string, from: NatsUser, to: NatsUser, carriesCaller: boolean): SubjectRoute => ({
-  subject,
-  kind: 'request',
-  from,
-  to,
-  carriesCaller,
-});
 const event = (subject: string, from: NatsUser): SubjectRoute => ({
   subject,
   kind: 'event',
@@ -143,14 +98,15 @@ const event = (subject: string, from: NatsUser): SubjectRoute => ({
 
 /** Every request and event subject with its one publisher and its receivers. */
 export const SubjectTable: readonly SubjectRoute[] = [
-  request(AuthSubjects.handshakeCreate, 'gateway', 'auth', true),
-  request(AuthSubjects.handshakeStatus, 'gateway', 'auth', true),
-  request(AuthSubjects.deviceRegister, 'gateway', 'auth', true),
-  request(AuthSubjects.accountGet, 'brain', 'auth', false),
-  request(GatewaySubjects.usageGet, 'auth', 'gateway', false),
-  ...Object.values(BrainSubjects).map((subject) => request(subject, 'gateway', 'brain', true)),
-  ...Object.values(ProxySubjects).map((subject) => request(subject, 'gateway', 'proxy', true)),
-  ...Object.values(TriggerSubjects).map((subject) => request(subject, 'gateway', 'trigger', true)),
+  ...EndpointList.map(
+    (endpoint): SubjectRoute => ({
+      subject: endpoint.subject,
+      kind: 'request',
+      from: endpoint.from,
+      to: endpoint.to,
+      carriesCaller: endpoint.caller !== 'service',
+    }),
+  ),
   event(EventSubjects.tokenRevoked, 'auth'),
   event(EventSubjects.deviceApproved, 'auth'),
   event(EventSubjects.deviceRevoked, 'auth'),

@@ -8,14 +8,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import { closeServer, listen, startPurgeJob } from '@pag/kit';
+import { closeServer, listen, serveEndpoints, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
-import { serveBusApi } from './api/mod.ts';
+import { authHandlerDeps } from './api/auth-handler-deps.ts';
 import { createAuthApp } from './app/create-app.ts';
 import { pageRouters } from './app/page-routers.ts';
 import type { AuthConfig } from './config.ts';
 import type { AuthCore } from './core.ts';
 import { createAuthCore } from './core.ts';
+import { authEndpoints } from './endpoints.ts';
 import { busEvents } from './events/bus-events.ts';
 import { relayEvents } from './store/event-relay.ts';
 
@@ -86,7 +87,14 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       metrics,
     });
     handle = app.callback();
-    const subscriptions = [revocations, ...(await serveBusApi({ bus, core, logger }))];
+    const subscriptions = [
+      revocations,
+      ...(await serveEndpoints(
+        bus,
+        { service: 'auth', deps: authHandlerDeps(core), logger, metrics },
+        authEndpoints,
+      )),
+    ];
     // Events of decisions taken beside the service (operator commands) reach the bus here.
     const relay = await relayEvents({ databaseUrl: config.databaseUrl, events, logger });
     const purge = startPurgeJob({ intervalMs: PURGE_INTERVAL_MS, tasks: core.purgeTasks, logger });

@@ -1,15 +1,15 @@
 /**
  * The brain as a unit that main.ts and the embedded stack both start, on an existing bus, logger
- * and metrics registry: the database client, then its answers on the bus (handlers/mod.ts). It
+ * and metrics registry: the database client, then its answers on the bus (endpoints.ts). It
  * has no HTTP listener of its own. close() stops the subscriptions (handlers already running
  * finish) and then disconnects the database, in that order.
  */
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import { createPrismaClient } from '@pag/kit';
+import { createPrismaClient, serveEndpoints } from '@pag/kit';
 import type { BrainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
+import { brainEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { serveBrainApi } from './handlers/mod.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
 import { brainStores } from './store/mod.ts';
 
@@ -40,7 +40,11 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
       authTimeoutMs: config.authTimeoutMs,
       logger,
     });
-    const subscriptions = await serveBrainApi({ bus, stores, identity, logger, metrics });
+    const subscriptions = await serveEndpoints(
+      bus,
+      { service: 'brain', deps: { stores, identity }, logger, metrics },
+      brainEndpoints,
+    );
     logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');
     let closing: Promise<void> | undefined;
     const close = () => {

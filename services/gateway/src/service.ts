@@ -9,12 +9,19 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
-import { closeServer, createPrismaClient, IntrospectionClient, listen, startPurgeJob } from '@pag/kit';
+import {
+  closeServer,
+  createPrismaClient,
+  IntrospectionClient,
+  listen,
+  serveEndpoints,
+  startPurgeJob,
+} from '@pag/kit';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { gatewayDatabase } from './database.ts';
+import { gatewayEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { serveUsageQuery } from './handlers/usage-get.ts';
 import { auditStreamDefinition } from './pipeline/audit.ts';
 import { kitIntrospector } from './pipeline/kit-introspector.ts';
 import { AuthFailureStore } from './store/auth-failures.ts';
@@ -74,17 +81,24 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
           now: deps.now ?? (() => new Date()),
           logger,
         });
-  let usageQuery: Subscription | undefined;
+  let usageQuery: Subscription[] = [];
   let introspection: IntrospectionClient | undefined;
   let port: number;
   try {
     // Every answer waits for its audit event to be stored: no stream, no start.
     await bus.ensureStream(auditStreamDefinition);
-    usageQuery = usage === undefined ? undefined : await serveUsageQuery(bus, usage);
+    usageQuery =
+      usage === undefined
+        ? []
+        : await serveEndpoints(
+            bus,
+            { service: 'gateway', deps: { usage }, logger, metrics },
+            gatewayEndpoints,
+          );
     introspection = await startIntrospection(deps);
     port = await listen(server, config.port, config.host);
   } catch (error) {
-    await usageQuery?.close();
+    await Promise.all(usageQuery.map((subscription) => subscription.close()));
     await introspection?.close();
     await usage?.close();
     await authFailures?.close();
@@ -121,7 +135,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
 
   const close = async () => {
     await closeServer(server);
-    await usageQuery?.close();
+    await Promise.all(usageQuery.map((subscription) => subscription.close()));
     await introspection?.close();
     await purge?.stop();
     await usage?.close();

@@ -9,12 +9,12 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
-import { closeServer, createPrismaClient, IntrospectionClient, listen } from '@pag/kit';
+import { closeServer, createPrismaClient, IntrospectionClient, listen, serveEndpoints } from '@pag/kit';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
 import { proxyDatabase } from './database.ts';
+import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { serveBusApi } from './handlers/mod.ts';
 import { createProxyApp } from './http/app.ts';
 import { VaultStore } from './store/vault-store.ts';
 
@@ -68,7 +68,11 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       bus,
       logger,
     });
-    subscriptions = await serveBusApi({ bus, store, connectors });
+    subscriptions = await serveEndpoints(
+      bus,
+      { service: 'proxy', deps: { store, connectors }, logger, metrics },
+      proxyEndpoints,
+    );
     const app = createProxyApp({
       publicUrl: config.publicUrl,
       gatewaySecret: config.gatewaySecret,

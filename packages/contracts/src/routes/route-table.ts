@@ -18,6 +18,12 @@
  */
 import { API_PREFIX } from '../api.ts';
 import {
+  AuthEndpoints,
+  BrainEndpoints,
+  ProxyEndpoints,
+  TriggerEndpoints,
+} from '../endpoints/endpoint-list.ts';
+import {
   DeviceRegistered,
   DeviceRegisterRequest,
   HandshakeCreated,
@@ -39,7 +45,6 @@ import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } f
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
 import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
-import { AuthSubjects, BrainSubjects, ProxySubjects, TriggerSubjects } from '../subjects.ts';
 import { type HttpMethod, type RouteDefinition, defineRoute as r } from './route-types.ts';
 
 const P = API_PREFIX;
@@ -140,7 +145,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     requestBody: MemoryWriteRequest,
     response: MemoryEntry,
     successStatus: 201,
-    subject: BrainSubjects.memoryCreate,
+    subject: BrainEndpoints.memoryCreate.subject,
   }),
   r({
     id: 'knowledgeBase',
@@ -150,7 +155,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     scope: 'knowledge',
     summary: "Read the owner's knowledge base",
     response: KnowledgeBase,
-    subject: BrainSubjects.knowledgeList,
+    subject: BrainEndpoints.knowledgeList.subject,
   }),
   r({
     id: 'chat',
@@ -161,7 +166,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     summary: "Chat with the owner's AI brain",
     requestBody: ChatRequest,
     response: ChatReply,
-    subject: BrainSubjects.chatSend,
+    subject: BrainEndpoints.chatSend.subject,
   }),
   r({
     id: 'listPersonas',
@@ -170,7 +175,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'brain',
     summary: 'List personas',
     response: PersonaList,
-    subject: BrainSubjects.personasList,
+    subject: BrainEndpoints.personasList.subject,
   }),
   r({
     id: 'listServices',
@@ -179,7 +184,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'proxy',
     summary: 'List connected services',
     response: ServiceList,
-    subject: ProxySubjects.servicesList,
+    subject: ProxyEndpoints.servicesList.subject,
   }),
   proxy('GET', 'proxyGet'),
   proxy('POST', 'proxyPost'),
@@ -193,7 +198,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'brain',
     summary: 'Identity of the owner',
     response: Identity,
-    subject: BrainSubjects.identityGet,
+    subject: BrainEndpoints.identityGet.subject,
   }),
   r({
     id: 'listVaultTokens',
@@ -203,7 +208,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     scope: 'services:read',
     summary: 'List vault tokens (metadata only, never a secret)',
     response: VaultTokenList,
-    subject: ProxySubjects.vaultTokensList,
+    subject: ProxyEndpoints.vaultTokensList.subject,
   }),
   r({
     id: 'listConnectors',
@@ -212,7 +217,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'proxy',
     summary: 'List connectors the owner can connect',
     response: ConnectorList,
-    subject: ProxySubjects.connectorsList,
+    subject: ProxyEndpoints.connectorsList.subject,
   }),
   r({
     id: 'createTrigger',
@@ -224,7 +229,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     requestBody: TriggerCreateRequest,
     response: Trigger,
     successStatus: 201,
-    subject: TriggerSubjects.triggersCreate,
+    subject: TriggerEndpoints.triggersCreate.subject,
   }),
   r({
     id: 'listTriggers',
@@ -233,7 +238,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'trigger',
     summary: 'List triggers',
     response: TriggerList,
-    subject: TriggerSubjects.triggersList,
+    subject: TriggerEndpoints.triggersList.subject,
   }),
   r({
     id: 'runTrigger',
@@ -243,7 +248,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     summary: 'Run a trigger now',
     response: TriggerRun,
     successStatus: 202,
-    subject: TriggerSubjects.triggersRun,
+    subject: TriggerEndpoints.triggersRun.subject,
   }),
   r({
     id: 'createHandshake',
@@ -255,7 +260,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     requestBody: HandshakeCreateRequest,
     response: HandshakeCreated,
     successStatus: 201,
-    subject: AuthSubjects.handshakeCreate,
+    subject: AuthEndpoints.handshakeCreate.subject,
   }),
   r({
     id: 'handshakeStatus',
@@ -265,7 +270,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     auth: 'none',
     summary: 'Poll a handshake until it is approved or denied',
     response: HandshakeStatus,
-    subject: AuthSubjects.handshakeStatus,
+    subject: AuthEndpoints.handshakeStatus.subject,
   }),
   r({
     id: 'registerDevice',
@@ -277,7 +282,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     requestBody: DeviceRegisterRequest,
     response: DeviceRegistered,
     successStatus: 201,
-    subject: AuthSubjects.deviceRegister,
+    subject: AuthEndpoints.deviceRegister.subject,
   }),
   r({
     id: 'openapi',

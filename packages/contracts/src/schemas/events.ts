@@ -4,7 +4,7 @@
  * and the request id travel in headers (MessageHeaders), not in these payloads.
  */
 import { z } from 'zod';
-import { AUDIT_SOURCES } from '../subjects.ts';
+import { AUDIT_SOURCES } from '../bus-users.ts';
 import { TOKEN_KINDS } from './auth.ts';
 import { ResourceId, Timestamp } from './common.ts';
 

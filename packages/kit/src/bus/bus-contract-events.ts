@@ -2,7 +2,7 @@
  * The publish/subscribe part of the bus contract: fan-out, wildcards, queue groups, unsubscribe.
  */
 import { describe, expect, test } from '@jest/globals';
-import type { BusContractContext } from './bus-contract.ts';
+import type { BusContractContext } from './bus-test-helpers.ts';
 import { barrier, Collector } from './bus-test-helpers.ts';
 import type { BusMessage } from './types.ts';
 

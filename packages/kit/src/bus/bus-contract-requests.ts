@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { AppError } from '@pag/contracts';
-import type { BusContractContext } from './bus-contract.ts';
+import type { BusContractContext } from './bus-test-helpers.ts';
 import { deferred, rejectionOf } from './bus-test-helpers.ts';
 
 export function describeRequestContract(ctx: BusContractContext): void {

@@ -3,7 +3,7 @@
  * maxDeliver, shared durable consumers and positions that survive a stop.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { BusContractContext } from './bus-contract.ts';
+import type { BusContractContext } from './bus-test-helpers.ts';
 import { Collector, rejectionOf, uniqueName } from './bus-test-helpers.ts';
 import type { DurableMessage } from './types.ts';
 

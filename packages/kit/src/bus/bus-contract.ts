@@ -8,24 +8,10 @@ import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { describeEventContract } from './bus-contract-events.ts';
 import { describeRequestContract } from './bus-contract-requests.ts';
 import { describeStreamContract } from './bus-contract-streams.ts';
+import type { BusContractContext, BusFixture } from './bus-test-helpers.ts';
 import { uniqueName } from './bus-test-helpers.ts';
-import type { Bus } from './types.ts';
 
-export interface BusFixture {
-  bus: Bus;
-  /** Another connection to the same bus, as another process would hold. */
-  makePeer: () => Promise<Bus>;
-  /** Closes the bus and every peer; may be called twice. */
-  close(): Promise<void>;
-}
-
-/** Fresh for every test: a bus, one peer, and a subject prefix no other test uses. */
-export interface BusContractContext {
-  fixture: BusFixture;
-  bus: Bus;
-  peer: Bus;
-  subject: string;
-}
+export type { BusContractContext, BusFixture } from './bus-test-helpers.ts';
 
 export function describeBusContract(name: string, makeBus: () => Promise<BusFixture>): void {
   describe(`${name}: bus contract`, () => {

@@ -7,6 +7,23 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@pag/contracts';
 import type { Bus, Subscription } from './types.ts';
 
+/** A bus under test, with the peers it can make. */
+export interface BusFixture {
+  bus: Bus;
+  /** Another connection to the same bus, as another process would hold. */
+  makePeer: () => Promise<Bus>;
+  /** Closes the bus and every peer; may be called twice. */
+  close(): Promise<void>;
+}
+
+/** Fresh for every test: a bus, one peer, and a subject prefix no other test uses. */
+export interface BusContractContext {
+  fixture: BusFixture;
+  bus: Bus;
+  peer: Bus;
+  subject: string;
+}
+
 export interface Deferred<T> {
   promise: Promise<T>;
   resolve(value: T): void;

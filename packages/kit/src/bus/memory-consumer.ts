@@ -8,7 +8,24 @@
  * holds the message, and a crash loses the whole stream anyway.
  */
 import type { ConsumeSettings, DurableOutcome, RawDurableMessage } from './handler-runner.ts';
-import type { MemoryStream } from './memory-stream.ts';
+import type { Headers } from './types.ts';
+
+/** A message as a stream keeps it. */
+export interface StoredMessage {
+  seq: number;
+  subject: string;
+  data: string;
+  headers: Headers;
+  msgId: string;
+}
+
+/** What a consumer reads of its stream (memory-stream.ts), named here so neither imports the other. */
+export interface ConsumedStream {
+  readonly lastSeq: number;
+  message(seq: number): StoredMessage | undefined;
+  /** Drops what every consumer has acknowledged. */
+  prune(): void;
+}
 
 /** One `consume` call: handles one message at a time. Must not reject. */
 export type DeliveryWorker = (message: RawDurableMessage) => Promise<DurableOutcome>;
@@ -21,7 +38,7 @@ interface Worker {
 
 export class MemoryConsumer {
   settings: ConsumeSettings;
-  readonly #stream: MemoryStream;
+  readonly #stream: ConsumedStream;
   readonly #workers: Worker[] = [];
   /** Delivered but not yet acknowledged or given up, with the deliveries so far. */
   readonly #unacked = new Map<number, number>();
@@ -30,7 +47,7 @@ export class MemoryConsumer {
   #nextSeq = 1;
   #turn = 0;
 
-  constructor(stream: MemoryStream, settings: ConsumeSettings) {
+  constructor(stream: ConsumedStream, settings: ConsumeSettings) {
     this.#stream = stream;
     this.settings = settings;
   }

@@ -8,22 +8,15 @@
  * max_msgs and discard old would.
  */
 import type { ConsumeSettings } from './handler-runner.ts';
+import type { StoredMessage } from './memory-consumer.ts';
 import { MemoryConsumer } from './memory-consumer.ts';
-import type { DurablePublishAck, Headers } from './types.ts';
+import type { DurablePublishAck } from './types.ts';
 
 /** JetStream's default duplicate_window. */
 export const DUPLICATE_WINDOW_MS = 120_000;
 
 /** Messages kept while nobody consumes the stream (about 50 MB of audit events). */
 export const RETAINED_WITHOUT_CONSUMER = 100_000;
-
-export interface StoredMessage {
-  seq: number;
-  subject: string;
-  data: string;
-  headers: Headers;
-  msgId: string;
-}
 
 export class MemoryStream {
   readonly name: string;

@@ -17,7 +17,14 @@
  * value is written in double quotes.
  */
 import type { NatsUser, SubjectRoute } from '@pag/contracts';
-import { AUDIT_SOURCES, AuditStream, auditSubject, NATS_USERS, natsInboxPrefix } from '@pag/contracts';
+import {
+  AUDIT_SOURCES,
+  AuditStream,
+  auditSubject,
+  EventSubjects,
+  NATS_USERS,
+  natsInboxPrefix,
+} from '@pag/contracts';
 
 export interface NatsPermissions {
   publish: string[];
@@ -63,7 +70,7 @@ export function natsPermissions(user: NatsUser, table: readonly SubjectRoute[]):
     ],
     subscribe: [
       ...answers.map((route) => route.subject),
-      ...(hearsEvents ? ['events.>'] : []),
+      ...(hearsEvents ? [EventSubjects.all] : []),
       `${natsInboxPrefix(user)}.>`,
     ],
     allowResponses: answers.length > 0,

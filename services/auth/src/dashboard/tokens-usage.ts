@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentUsage } from '@pag/contracts';
-import { GatewaySubjects, MessageHeaders, UsageQuery, UsageReport } from '@pag/contracts';
+import { GatewayEndpoints, MessageHeaders, UsageQuery } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
-import { BusNoRespondersError, BusTimeoutError } from '@pag/kit';
+import { BusNoRespondersError, BusTimeoutError, requestEndpoint } from '@pag/kit';
 import type { Agent } from '../store/agent-store.ts';
 
 export const USAGE_TIMEOUT_MS = 2000;
@@ -34,11 +34,11 @@ export async function agentUsage(
   try {
     for (let start = 0; start < clientIds.length; start += BATCH) {
       const query = UsageQuery.parse({ accountId, clientIds: clientIds.slice(start, start + BATCH) });
-      const reply = await bus.request(GatewaySubjects.usageGet, query, {
+      const reply = await requestEndpoint(bus, GatewayEndpoints.usageGet, query, {
         timeoutMs: USAGE_TIMEOUT_MS,
         headers,
       });
-      for (const entry of UsageReport.parse(reply).agents) usage.set(entry.clientId, entry);
+      for (const entry of reply.agents) usage.set(entry.clientId, entry);
     }
     return usage;
   } catch (error) {

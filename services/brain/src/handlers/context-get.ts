@@ -5,24 +5,21 @@
  * memory entries, newest first. Identity that cannot be had fails the whole reply (BrainContext
  * requires it); the gateway then reports the brain's parts unavailable.
  */
-import type { BrainContext } from '@pag/contracts';
-import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
-import type { BusMessage } from '@pag/kit';
-import { readCaller, requireRouteScope } from './caller.ts';
-import type { BrainApiDeps } from './mod.ts';
+import { BrainEndpoints, CONTEXT_MEMORY_MAX } from '@pag/contracts';
+import { handle } from '@pag/kit';
+import type { BrainHandlerDeps } from './brain-deps.ts';
 
 /** How many memory entries the context carries at most (the newest): the contracts say. */
 export const CONTEXT_MEMORY_LIMIT = CONTEXT_MEMORY_MAX;
 
-export function contextGet({ stores, identity }: BrainApiDeps) {
-  return async (msg: BusMessage<unknown>): Promise<BrainContext> => {
-    const caller = readCaller(msg);
-    requireRouteScope(caller, 'gatewayContext');
+export const contextGet = handle(
+  BrainEndpoints.contextGet,
+  async (caller, _input, { stores, identity }: BrainHandlerDeps) => {
     const [persona, user, memory] = await Promise.all([
       stores.personas.applying(caller.accountId, caller.agentId),
       identity.get(caller.accountId, caller.requestId),
       stores.memory.newest(caller.accountId, CONTEXT_MEMORY_LIMIT),
     ]);
     return { persona, user, memory };
-  };
-}
+  },
+);

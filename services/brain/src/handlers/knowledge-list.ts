@@ -1,16 +1,12 @@
 /**
- * brain.knowledge.list (GET /api/v1/brain/knowledge-base, scope `knowledge`): the owner's
- * knowledge-base documents, most recently updated first.
+ * brain.knowledge.list (GET /api/v1/brain/knowledge-base, scope `knowledge`, re-checked by
+ * serveEndpoints): the owner's knowledge-base documents, most recently updated first.
  */
-import type { KnowledgeBase } from '@pag/contracts';
-import type { BusMessage } from '@pag/kit';
-import { readCaller, requireRouteScope } from './caller.ts';
-import type { BrainApiDeps } from './mod.ts';
+import { BrainEndpoints } from '@pag/contracts';
+import { handle } from '@pag/kit';
+import type { BrainHandlerDeps } from './brain-deps.ts';
 
-export function knowledgeList({ stores }: BrainApiDeps) {
-  return async (msg: BusMessage<unknown>): Promise<KnowledgeBase> => {
-    const caller = readCaller(msg);
-    requireRouteScope(caller, 'knowledgeBase');
-    return stores.knowledge.list(caller.accountId);
-  };
-}
+export const knowledgeList = handle(
+  BrainEndpoints.knowledgeList,
+  (caller, _input, { stores }: BrainHandlerDeps) => stores.knowledge.list(caller.accountId),
+);

@@ -9,9 +9,10 @@
  *   UPSTREAM_ERROR for a reply that breaks OwnerAccount or names another account): an identity
  *   is never invented.
  */
-import type { Identity, OwnerAccountQuery } from '@pag/contracts';
-import { AppError, AuthSubjects, MessageHeaders, OwnerAccount } from '@pag/contracts';
+import type { Identity, OwnerAccount } from '@pag/contracts';
+import { AppError, AuthEndpoints, MessageHeaders } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
+import { InvalidReplyError, requestEndpoint } from '@pag/kit';
 import { identityFromAccount } from '../domain/seed-identity.ts';
 import type { IdentityStore } from '../store/identity-store.ts';
 
@@ -51,13 +52,24 @@ export class OwnerIdentity {
 
   async #askAuth(accountId: string, requestId: string | undefined): Promise<OwnerAccount> {
     const { bus, authTimeoutMs, logger } = this.#options;
-    const query: OwnerAccountQuery = { accountId };
     const headers: Record<string, string> =
       requestId === undefined ? {} : { [MessageHeaders.requestId]: requestId };
-    let reply: unknown;
+    let account: OwnerAccount;
     try {
-      reply = await bus.request(AuthSubjects.accountGet, query, { timeoutMs: authTimeoutMs, headers });
+      account = await requestEndpoint(
+        bus,
+        AuthEndpoints.accountGet,
+        { accountId },
+        {
+          timeoutMs: authTimeoutMs,
+          headers,
+        },
+      );
     } catch (error) {
+      if (error instanceof InvalidReplyError) {
+        logger.warn({ accountId, requestId, issues: error.issues }, 'invalid auth.account.get reply');
+        throw invalidAccount();
+      }
       if (!(error instanceof AppError)) throw error;
       if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT') {
         const why =
@@ -69,13 +81,19 @@ export class OwnerIdentity {
       }
       throw error;
     }
-    const parsed = OwnerAccount.safeParse(reply);
-    if (!parsed.success || parsed.data.accountId !== accountId) {
-      logger.warn({ accountId, requestId, issues: parsed.error?.issues }, 'invalid auth.account.get reply');
-      throw new AppError('UPSTREAM_ERROR', 'The auth service answered with an invalid account.', {
-        expose: true,
-      });
+    if (account.accountId !== accountId) {
+      logger.warn(
+        { accountId, requestId, answered: account.accountId },
+        'auth.account.get named another account',
+      );
+      throw invalidAccount();
     }
-    return parsed.data;
+    return account;
   }
+}
+
+function invalidAccount(): AppError {
+  return new AppError('UPSTREAM_ERROR', 'The auth service answered with an invalid account.', {
+    expose: true,
+  });
 }

@@ -7,10 +7,10 @@
  * identity and the request id travel in headers (identity-headers.ts).
  */
 
-import type { DispatchRequest, RouteDefinition } from '@pag/contracts';
-import { AppError } from '@pag/contracts';
+import type { AnyEndpoint, DispatchRequest, RouteDefinition } from '@pag/contracts';
+import { AppError, endpointOf } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
-import { BusNoRespondersError } from '@pag/kit';
+import { BusNoRespondersError, relayEndpoint } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
@@ -40,7 +40,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
       }
       const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
       const headers = identityHeaders(state(res));
-      const reply = await requestService(options, route, route.subject, message, headers);
+      const reply = await requestService(options, route, endpointFor(route.subject), message, headers);
       res.status(route.successStatus).json(reply);
     } catch (error) {
       next(error);
@@ -52,16 +52,15 @@ export function dispatch(options: DispatchOptions): RequestHandler {
 async function requestService(
   options: DispatchOptions,
   route: RouteDefinition,
-  subject: string,
+  endpoint: AnyEndpoint,
   message: DispatchRequest,
   headers: Record<string, string>,
 ): Promise<unknown> {
   const { service } = route;
+  const { subject } = endpoint;
   try {
-    return await options.bus.request(subject, message, {
-      timeoutMs: options.timeoutMs,
-      headers,
-    });
+    // Relayed unread: the answering service owns the shape of the route's body.
+    return await relayEndpoint(options.bus, endpoint, message, { timeoutMs: options.timeoutMs, headers });
   } catch (error) {
     // Only the bus's own "nothing answers": a service's SERVICE_UNAVAILABLE (e.g. a dependency of
     // its own is down) passes on as the service worded it.
@@ -79,6 +78,13 @@ async function requestService(
     }
     throw error;
   }
+}
+
+/** The route table takes its subjects from the endpoint list; a subject without one is a bug. */
+function endpointFor(subject: string): AnyEndpoint {
+  const endpoint = endpointOf(subject);
+  if (endpoint === undefined) throw new AppError('INTERNAL_ERROR', `No endpoint declares ${subject}.`);
+  return endpoint;
 }
 
 /** Nothing answers the subject: the service is down, or its running version does not serve it. */

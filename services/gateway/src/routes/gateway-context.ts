@@ -11,20 +11,27 @@
  * the token may not read is listed as INSUFFICIENT_SCOPE. Today each of those needs only a
  * valid token; the check keeps the context from ever showing more than those endpoints would.
  */
-import type { DispatchRequest, GatewayContext, UnavailablePart } from '@pag/contracts';
+import type {
+  BrainContext,
+  DispatchRequest,
+  Endpoint,
+  EndpointInput,
+  EndpointReply,
+  GatewayContext,
+  ServiceList,
+  UnavailablePart,
+} from '@pag/contracts';
 import {
   AppError,
-  BrainContext,
-  BrainSubjects,
+  BrainEndpoints,
   endpointsForScopes,
-  ProxySubjects,
+  ProxyEndpoints,
   requiredScope,
   routeById,
-  ServiceList,
   scopeGrants,
 } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
-import { BusNoRespondersError } from '@pag/kit';
+import { BusNoRespondersError, InvalidReplyError, requestEndpoint } from '@pag/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { TokenIdentity } from '../pipeline/authenticate.ts';
@@ -69,26 +76,27 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
   const { bus, partTimeoutMs, logger } = options;
   const empty: DispatchRequest = { params: {}, query: {}, body: null };
 
-  async function ask<S extends z.ZodType>(
-    service: string,
-    subject: string,
-    schema: S,
+  /** A part's endpoint: it takes the empty DispatchRequest of a GET route and carries the caller. */
+  type PartEndpoint = Endpoint<z.ZodType<DispatchRequest>, z.ZodType, 'account'>;
+
+  async function ask<E extends PartEndpoint>(
+    endpoint: E,
     headers: Record<string, string>,
-  ): Promise<Outcome<z.infer<S>>> {
+  ): Promise<Outcome<EndpointReply<E>>> {
+    const { subject, to: service } = endpoint;
     try {
-      const reply = await bus.request(subject, empty, { timeoutMs: partTimeoutMs, headers });
-      const parsed = schema.safeParse(reply);
-      if (parsed.success) return { ok: true, value: parsed.data };
-      logger.warn(
-        { subject, requestId: headers['x-request-id'], issues: parsed.error.issues },
-        'invalid context part',
-      );
-      return {
-        ok: false,
-        code: 'UPSTREAM_ERROR',
-        message: `The ${service} service answered with an invalid reply.`,
-      };
+      // Every PartEndpoint takes a DispatchRequest; TypeScript cannot see it through the generic.
+      const input = empty as EndpointInput<E>;
+      const reply = await requestEndpoint(bus, endpoint, input, { timeoutMs: partTimeoutMs, headers });
+      return { ok: true, value: reply };
     } catch (error) {
+      if (error instanceof InvalidReplyError) {
+        logger.warn(
+          { subject, requestId: headers['x-request-id'], issues: error.issues },
+          'invalid context part',
+        );
+        return { ok: false, code: 'UPSTREAM_ERROR', message: error.message };
+      }
       const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
       if (error instanceof BusNoRespondersError)
         return { ok: false, code: 'SERVICE_UNAVAILABLE', message: `The ${service} service is not running.` };
@@ -114,8 +122,8 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     const headers = identityHeaders(state(res));
     const wantsBrain = readable.has('persona') || readable.has('user') || readable.has('memory');
     const [brain, proxy] = await Promise.all([
-      wantsBrain ? ask('brain', BrainSubjects.contextGet, BrainContext, headers) : undefined,
-      readable.has('services') ? ask('proxy', ProxySubjects.servicesList, ServiceList, headers) : undefined,
+      wantsBrain ? ask(BrainEndpoints.contextGet, headers) : undefined,
+      readable.has('services') ? ask(ProxyEndpoints.servicesList, headers) : undefined,
     ]);
     res.status(200).json(assemble(identity, readable, brain, proxy));
   };

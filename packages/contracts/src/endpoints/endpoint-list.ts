@@ -1,0 +1,222 @@
+/**
+ * Every request subject of the bus, once, as an endpoint (define-endpoint.ts). The subject table
+ * and the nats-server permissions are generated from this list; each route of the route table
+ * that the gateway dispatches over the bus takes its subject from here. A new bus endpoint is one
+ * entry here, one handler file in the answering service, one test.
+ *
+ * Subjects without a handler yet (brain.chat.send, trigger.*) stay declared: the gateway then
+ * answers 503 naming the service, which is the truth.
+ */
+import { z } from 'zod';
+import {
+  DeviceRegistered,
+  DeviceRegisterRequest,
+  HandshakeCreated,
+  HandshakeCreateRequest,
+  HandshakeStatus,
+  OwnerAccount,
+  OwnerAccountQuery,
+  UsageQuery,
+  UsageReport,
+} from '../schemas/auth.ts';
+import {
+  BrainContext,
+  ChatReply,
+  ChatRequest,
+  Identity,
+  KnowledgeBase,
+  MemoryEntry,
+  MemoryWriteRequest,
+  PersonaList,
+} from '../schemas/brain.ts';
+import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
+import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
+import type { AnyEndpoint } from './define-endpoint.ts';
+import { defineEndpoint, dispatchRequest } from './define-endpoint.ts';
+
+/** Answered by the auth service. */
+export const AuthEndpoints = {
+  handshakeCreate: defineEndpoint({
+    subject: 'auth.handshake.create',
+    from: 'gateway',
+    to: 'auth',
+    routeId: 'createHandshake',
+    caller: 'anonymous',
+    request: dispatchRequest({ body: HandshakeCreateRequest }),
+    reply: HandshakeCreated,
+  }),
+  handshakeStatus: defineEndpoint({
+    subject: 'auth.handshake.status',
+    from: 'gateway',
+    to: 'auth',
+    routeId: 'handshakeStatus',
+    caller: 'anonymous',
+    request: dispatchRequest({ params: z.object({ handshakeId: z.string() }) }),
+    reply: HandshakeStatus,
+  }),
+  deviceRegister: defineEndpoint({
+    subject: 'auth.device.register',
+    from: 'gateway',
+    to: 'auth',
+    routeId: 'registerDevice',
+    caller: 'anonymous',
+    request: dispatchRequest({ body: DeviceRegisterRequest }),
+    reply: DeviceRegistered,
+  }),
+  /** An owner account's public facts, for services that seed their own records (the brain). */
+  accountGet: defineEndpoint({
+    subject: 'auth.account.get',
+    from: 'brain',
+    to: 'auth',
+    request: OwnerAccountQuery,
+    reply: OwnerAccount,
+  }),
+} as const;
+
+/** Answered by the gateway, which counts every agent's requests. */
+export const GatewayEndpoints = {
+  /** Agents' usage for the auth service's dashboard. */
+  usageGet: defineEndpoint({
+    subject: 'gateway.usage.get',
+    from: 'auth',
+    to: 'gateway',
+    request: UsageQuery,
+    reply: UsageReport,
+  }),
+} as const;
+
+/** Answered by the brain. */
+export const BrainEndpoints = {
+  /** The brain's parts of GET /api/v1/gateway/context (which the gateway answers itself). */
+  contextGet: defineEndpoint({
+    subject: 'brain.context.get',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'gatewayContext',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: BrainContext,
+  }),
+  memoryCreate: defineEndpoint({
+    subject: 'brain.memory.create',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'writeMemory',
+    caller: 'account',
+    request: dispatchRequest({ body: MemoryWriteRequest }),
+    reply: MemoryEntry,
+  }),
+  knowledgeList: defineEndpoint({
+    subject: 'brain.knowledge.list',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'knowledgeBase',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: KnowledgeBase,
+  }),
+  chatSend: defineEndpoint({
+    subject: 'brain.chat.send',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'chat',
+    caller: 'account',
+    request: dispatchRequest({ body: ChatRequest }),
+    reply: ChatReply,
+  }),
+  personasList: defineEndpoint({
+    subject: 'brain.personas.list',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'listPersonas',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: PersonaList,
+  }),
+  identityGet: defineEndpoint({
+    subject: 'brain.identity.get',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'identity',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: Identity,
+  }),
+} as const;
+
+/** Answered by the proxy (the proxied calls themselves go over HTTP). */
+export const ProxyEndpoints = {
+  /** GET /api/v1/services, and the services part of the gateway context. */
+  servicesList: defineEndpoint({
+    subject: 'proxy.services.list',
+    from: 'gateway',
+    to: 'proxy',
+    routeId: 'listServices',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: ServiceList,
+  }),
+  vaultTokensList: defineEndpoint({
+    subject: 'proxy.vault-tokens.list',
+    from: 'gateway',
+    to: 'proxy',
+    routeId: 'listVaultTokens',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: VaultTokenList,
+  }),
+  connectorsList: defineEndpoint({
+    subject: 'proxy.connectors.list',
+    from: 'gateway',
+    to: 'proxy',
+    routeId: 'listConnectors',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: ConnectorList,
+  }),
+} as const;
+
+/** Answered by the trigger service (not built yet). */
+export const TriggerEndpoints = {
+  triggersCreate: defineEndpoint({
+    subject: 'trigger.triggers.create',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'createTrigger',
+    caller: 'account',
+    request: dispatchRequest({ body: TriggerCreateRequest }),
+    reply: Trigger,
+  }),
+  triggersList: defineEndpoint({
+    subject: 'trigger.triggers.list',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'listTriggers',
+    caller: 'account',
+    request: dispatchRequest(),
+    reply: TriggerList,
+  }),
+  triggersRun: defineEndpoint({
+    subject: 'trigger.triggers.run',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'runTrigger',
+    caller: 'account',
+    request: dispatchRequest({ params: z.object({ id: z.string() }) }),
+    reply: TriggerRun,
+  }),
+} as const;
+
+/** Every bus endpoint, in the order of the subject table. */
+export const EndpointList: readonly AnyEndpoint[] = [
+  ...Object.values(AuthEndpoints),
+  ...Object.values(GatewayEndpoints),
+  ...Object.values(BrainEndpoints),
+  ...Object.values(ProxyEndpoints),
+  ...Object.values(TriggerEndpoints),
+];
+
+/** The endpoint of a request subject; undefined for a subject nobody declared. */
+export function endpointOf(subject: string): AnyEndpoint | undefined {
+  return EndpointList.find((endpoint) => endpoint.subject === subject);
+}

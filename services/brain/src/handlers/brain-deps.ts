@@ -1,0 +1,8 @@
+/** What the brain's handlers need, built once by service.ts. */
+import type { OwnerIdentity } from '../identity/owner-identity.ts';
+import type { BrainStores } from '../store/mod.ts';
+
+export interface BrainHandlerDeps {
+  stores: BrainStores;
+  identity: OwnerIdentity;
+}

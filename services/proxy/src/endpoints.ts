@@ -1,0 +1,16 @@
+/**
+ * The proxy's answers on the bus (ProxyEndpoints), one handler file each, served by kit's
+ * serveEndpoints. The proxied calls themselves come over HTTP (src/http).
+ */
+import type { AnyEndpoint } from '@pag/contracts';
+import type { EndpointHandler } from '@pag/kit';
+import { connectorsList } from './handlers/connectors-list.ts';
+import type { ProxyHandlerDeps } from './handlers/proxy-deps.ts';
+import { servicesList } from './handlers/services-list.ts';
+import { vaultTokensList } from './handlers/vault-tokens-list.ts';
+
+export const proxyEndpoints: readonly EndpointHandler<AnyEndpoint, ProxyHandlerDeps>[] = [
+  servicesList,
+  vaultTokensList,
+  connectorsList,
+];

@@ -1,0 +1,216 @@
+/**
+ * The tenancy contract of every bus endpoint that acts for an account, driven by the contracts'
+ * endpoint list and route table: each such endpoint is asked on the real service (PostgreSQL, the
+ * in-memory bus) the way the gateway asks, and must
+ * - refuse a message without the account header, or with one that is not a UUID (401);
+ * - re-check its route's scope from the route table (403 when the scopes header lacks it);
+ * - never answer with another account's rows: after account A has data behind every endpoint,
+ *   account B sees exactly what a fresh account sees, and nothing of A.
+ * A new endpoint is covered by being declared: one that skips a check fails here, and so does an
+ * endpoint of a service this test does not start yet, or one nobody serves without being listed.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { AnyEndpoint } from '@pag/contracts';
+import {
+  AppError,
+  BrainEndpoints,
+  EndpointList,
+  MessageHeaders,
+  requiredScope,
+  routeById,
+} from '@pag/contracts';
+import { addDocument, addPersona } from '../services/brain/test/support/seed.ts';
+import type { TestBrain } from '../services/brain/test/support/start-test-brain.ts';
+import { startTestBrain } from '../services/brain/test/support/start-test-brain.ts';
+import type { TestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
+import { startTestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
+
+/** Declared for services not built yet, or subjects whose handler does not exist yet. */
+const NOT_SERVED_YET = new Set([
+  'brain.chat.send',
+  'trigger.triggers.create',
+  'trigger.triggers.list',
+  'trigger.triggers.run',
+]);
+
+/** A valid body for each endpoint that takes one (the rest take null). */
+const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
+  [BrainEndpoints.memoryCreate.subject]: { content: 'a note of the caller' },
+};
+
+/** What A leaves behind every endpoint; B must never see it. */
+const MARK = 'tenant-a-mark';
+
+interface Served {
+  bus: TestBrain['bus'] | TestProxy['bus'];
+  /** A fresh account of this service's world (the brain's needs an owner account at auth). */
+  newAccount(email: string): string;
+  /** Puts data of the account behind each of the service's endpoints. */
+  seed(accountId: string): Promise<void>;
+}
+
+let brain: TestBrain;
+let proxy: TestProxy;
+const served = new Map<string, Served>();
+
+beforeAll(async () => {
+  [brain, proxy] = await Promise.all([startTestBrain(), startTestProxy()]);
+  served.set('brain', {
+    bus: brain.bus,
+    newAccount: (email) => brain.auth.addAccount(email),
+    seed: async (accountId) => {
+      await brain.ask(BrainEndpoints.memoryCreate.subject, { accountId }, { body: { content: MARK } });
+      await addPersona(brain.db, accountId, { name: MARK });
+      await addDocument(brain.db, accountId, { title: MARK, kind: 'notes', content: MARK });
+    },
+  });
+  served.set('proxy', {
+    bus: proxy.bus,
+    newAccount: () => randomUUID(),
+    seed: async (accountId) => {
+      await proxy.operator.storeApiKeyConnection({
+        accountId,
+        service: 'github',
+        label: MARK,
+        value: 'ghp_secret',
+      });
+    },
+  });
+}, 120_000);
+afterAll(async () => {
+  await brain?.close();
+  await proxy?.[Symbol.asyncDispose]();
+});
+
+const accountEndpoints = EndpointList.filter((endpoint) => endpoint.caller === 'account');
+
+function messageOf(endpoint: AnyEndpoint) {
+  return { params: {}, query: {}, body: SAMPLE_BODIES[endpoint.subject] ?? null };
+}
+
+/** The scope the route asks for, or null when a valid token is enough. */
+function scopeOf(endpoint: AnyEndpoint): string | null {
+  const route = routeById(endpoint.routeId ?? '');
+  return requiredScope(route, messageOf(endpoint).params, route.method);
+}
+
+async function ask(endpoint: AnyEndpoint, headers: Record<string, string | undefined>): Promise<unknown> {
+  const service = served.get(endpoint.to);
+  if (service === undefined) throw new Error(`No ${endpoint.to} service started by this test.`);
+  const present = Object.entries({ [MessageHeaders.requestId]: 'tenancy', ...headers }).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  return service.bus.request(endpoint.subject, messageOf(endpoint), {
+    timeoutMs: 10_000,
+    headers: Object.fromEntries(present),
+  });
+}
+
+/** The bus's own "nobody listens" (kit's BusNoRespondersError; the root tests do not depend on kit). */
+const isNoResponders = (error: unknown) => error instanceof Error && error.name === 'BusNoRespondersError';
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    (reply) => ({ answered: reply }),
+    (error: unknown) => (error instanceof AppError ? { code: error.code } : { thrown: String(error) }),
+  );
+
+test('every endpoint acting for an account is either served here or listed as not served yet', async () => {
+  for (const endpoint of accountEndpoints) {
+    const status = !served.has(endpoint.to)
+      ? 'not served'
+      : await ask(endpoint, { [MessageHeaders.accountId]: randomUUID() }).then(
+          () => 'served',
+          (error: unknown) => (isNoResponders(error) ? 'not served' : 'served'),
+        );
+    expect({ subject: endpoint.subject, status }).toEqual({
+      subject: endpoint.subject,
+      status: NOT_SERVED_YET.has(endpoint.subject) ? 'not served' : 'served',
+    });
+  }
+});
+
+const isRead = (endpoint: AnyEndpoint) => routeById(endpoint.routeId ?? '').method === 'GET';
+/** Reads first: a write of B's must not change what B's reads are compared with. */
+const servedEndpoints = accountEndpoints
+  .filter((endpoint) => !NOT_SERVED_YET.has(endpoint.subject))
+  .sort((x, y) => Number(isRead(y)) - Number(isRead(x)));
+
+describe.each(servedEndpoints.map((endpoint) => [endpoint.subject, endpoint] as const))(
+  '%s',
+  (_subject, endpoint) => {
+    test('refuses a message without the account header, or with one that is not a UUID', async () => {
+      const scopes = scopeOf(endpoint) ?? '';
+      expect(await refusal(ask(endpoint, { [MessageHeaders.scopes]: scopes }))).toEqual({
+        code: 'AUTHENTICATION_REQUIRED',
+      });
+      for (const malformed of ['acc-1', '', `${randomUUID()}x`, "' OR 1=1 --"]) {
+        const headers = { [MessageHeaders.accountId]: malformed, [MessageHeaders.scopes]: scopes };
+        expect(await refusal(ask(endpoint, headers))).toEqual({ code: 'AUTHENTICATION_REQUIRED' });
+      }
+    });
+
+    test("re-checks the route's scope", async () => {
+      const service = served.get(endpoint.to);
+      const accountId = service?.newAccount('scope@tenancy.test') ?? randomUUID();
+      const needed = scopeOf(endpoint);
+      const withScopes = (scopes: string) =>
+        refusal(ask(endpoint, { [MessageHeaders.accountId]: accountId, [MessageHeaders.scopes]: scopes }));
+      if (needed !== null) {
+        expect(await withScopes('')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
+        expect(await withScopes('unrelated:read')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
+        expect(await withScopes(needed)).toEqual({ answered: expect.anything() });
+      } else {
+        expect(await withScopes('')).toEqual({ answered: expect.anything() });
+      }
+    });
+  },
+);
+
+describe("never another account's rows", () => {
+  const accounts: Record<'a' | 'b' | 'fresh', Map<string, string>> = {
+    a: new Map(),
+    b: new Map(),
+    fresh: new Map(),
+  };
+  beforeAll(async () => {
+    for (const [name, service] of served) {
+      accounts.a.set(name, service.newAccount(`${MARK}@tenancy.test`));
+      // B and the fresh account share an email, so what the brain derives from it is the same.
+      accounts.b.set(name, service.newAccount('someone@tenancy.test'));
+      accounts.fresh.set(name, service.newAccount('someone@tenancy.test'));
+      await service.seed(accounts.a.get(name) ?? '');
+    }
+  }, 60_000);
+
+  const as = (who: 'a' | 'b' | 'fresh', endpoint: AnyEndpoint) =>
+    ask(endpoint, {
+      [MessageHeaders.accountId]: accounts[who].get(endpoint.to),
+      [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
+    });
+
+  test('B sees what a fresh account sees, and nothing of A', async () => {
+    expect(servedEndpoints.length).toBeGreaterThan(0);
+    for (const endpoint of servedEndpoints) {
+      const seenByB = await as('b', endpoint);
+      const text = JSON.stringify(seenByB);
+      expect({ subject: endpoint.subject, leaksMark: text.includes(MARK) }).toEqual({
+        subject: endpoint.subject,
+        leaksMark: false,
+      });
+      expect(text).not.toContain(accounts.a.get(endpoint.to));
+      if (!isRead(endpoint)) continue;
+      // Reads: A's data shows for A (the seed reaches this endpoint), never for B.
+      const seenByFresh = await as('fresh', endpoint);
+      expect({ subject: endpoint.subject, reply: seenByB }).toEqual({
+        subject: endpoint.subject,
+        reply: seenByFresh,
+      });
+      expect({ subject: endpoint.subject, reply: await as('a', endpoint) }).not.toEqual({
+        subject: endpoint.subject,
+        reply: seenByFresh,
+      });
+    }
+  });
+});
