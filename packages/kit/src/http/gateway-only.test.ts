@@ -15,7 +15,7 @@ import { requestId } from './request-id.ts';
 let server: Server;
 let url = '';
 beforeAll(async () => {
-  const logger = createLogger({ level: 'silent' });
+  const logger = createLogger({ service: 'test', level: 'silent' });
   const app = express();
   app.use(requestId);
   app.use(gatewayOnly('proxy', TEST_GATEWAY_SECRET, logger));

@@ -16,7 +16,7 @@ let url = '';
 beforeAll(async () => {
   const app = new Koa();
   app.silent = true;
-  app.use(koaErrorHandler(createLogger({ level: 'silent' })));
+  app.use(koaErrorHandler(createLogger({ service: 'test', level: 'silent' })));
   app.use((ctx) => {
     if (ctx.path === '/refused') {
       throw new AppError('METHOD_NOT_ALLOWED', 'Only GET here.', { headers: { allow: 'GET' } });

@@ -105,7 +105,7 @@ function app(options: { budget?: AuthFailureBudget; withIntrospector?: boolean; 
   });
   served.use(
     errorHandler({
-      logger: createLogger({ level: 'silent' }),
+      logger: createLogger({ service: 'test', level: 'silent' }),
       publicUrl: PUBLIC_URL,
       onError: (_res, error) => errors.push(error),
     }),
