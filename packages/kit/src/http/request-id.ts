@@ -13,7 +13,10 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   const state = resourceState(res);
   state.requestId = id;
   state.startedAt = process.hrtime.bigint();
-  state.clientAddress = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  // express's req.ip parses X-Forwarded-For into a new list on every read; when the app trusts
+  // no proxy its answer is the socket's address, read here directly.
+  const address = req.app.get('trust proxy') === false ? req.socket.remoteAddress : req.ip;
+  state.clientAddress = address ?? 'unknown';
   res.setHeader('x-request-id', id);
   next();
 }
