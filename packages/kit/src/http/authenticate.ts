@@ -87,12 +87,12 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
     );
   };
   /** The identity of an active token, or the refusal to answer with. */
-  const accept = (active: ActiveToken | null): I | AppError => {
+  const accept = (reader: BearerIntrospector<I>, active: ActiveToken | null): I | AppError => {
     if (active === null) return refuse('The token is unknown, expired or revoked.');
     if (!active.audience.includes(apiAudience)) {
       return refuse(`The token was issued for another audience; this API accepts ${apiAudience}.`);
     }
-    const identity = active.accountId === undefined ? null : introspector?.identify(active, active.accountId);
+    const identity = active.accountId === undefined ? null : reader.identify(active, active.accountId);
     return identity ?? refuse('The token acts for no owner account.');
   };
 
@@ -137,7 +137,7 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
     introspector.introspect(token, { requestId: state.requestId }).then((active) => {
       let identity: I | AppError;
       try {
-        identity = accept(active);
+        identity = accept(introspector, active);
       } catch (error) {
         next(error);
         return;
