@@ -109,6 +109,31 @@ export {
   startEmbeddedPostgres,
   startPurgeJob,
 } from './db/mod.ts';
+export type {
+  AuthenticateOptions,
+  AuthFailureBudget,
+  BearerIdentity,
+  BearerIntrospector,
+  ErrorHandlerOptions,
+  ResourceState,
+  RouteLookupOptions,
+} from './http/mod.ts';
+export {
+  authenticate,
+  bearerChallenge,
+  checkScope,
+  errorHandler,
+  gatewayOnly,
+  koaErrorHandler,
+  observe,
+  recordDuration,
+  requestId,
+  resourceMetadataUrl,
+  resourceState,
+  routeLookup,
+  suggestPath,
+  toAppError,
+} from './http/mod.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
 export { isProcessAlive } from './lifecycle/process-alive.ts';
 export { runMain } from './lifecycle/run-main.ts';

@@ -1,29 +1,31 @@
 /**
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
- *   request id → security headers → audit (one event per request, acknowledged before the answer)
- *   → auth service's paths (forwarded) → route lookup → body
- *   → validation → authentication (rejected tokens budgeted per address) → scope → usage count and limits → dispatch → error handler
+ *   request id → metrics → security headers → audit (one event per request, acknowledged before
+ *   the answer) → auth service's paths (forwarded) → route lookup → body → validation →
+ *   authentication (rejected tokens budgeted per address) → scope → usage count and limits →
+ *   dispatch → error handler
+ *
+ * The steps every resource server shares (request id, metrics, route lookup, authentication,
+ * scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md); the rest
+ * are the gateway's own, in src/pipeline/.
  */
+import type { AppError } from '@pag/contracts';
 import type { Bus, Logger, Metrics } from '@pag/kit';
-import type { Express, RequestHandler } from 'express';
+import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup } from '@pag/kit';
+import type { Express, RequestHandler, Response } from 'express';
 import express from 'express';
 import type { GatewayConfig } from './config.ts';
-import { errorHandler } from './errors.ts';
-import { audit } from './pipeline/audit.ts';
+import { audit, recordAuditReason } from './pipeline/audit.ts';
 import type { AuthFailureBudget, Introspector } from './pipeline/authenticate.ts';
-import { authenticate } from './pipeline/authenticate.ts';
-import { checkScope } from './pipeline/check-scope.ts';
 import type { UsageCounter } from './pipeline/count-usage.ts';
 import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
 import { forwardProxy } from './pipeline/forward-proxy.ts';
 import { jsonBody } from './pipeline/json-body.ts';
-import { observe } from './pipeline/observe.ts';
-import { requestId } from './pipeline/request-id.ts';
-import { routeLookup } from './pipeline/route-lookup.ts';
 import { routeHeaders, securityHeaders } from './pipeline/security-headers.ts';
+import { state } from './pipeline/state.ts';
 import { validateBody } from './pipeline/validate-body.ts';
 import { gatewayContextHandler } from './routes/gateway-context.ts';
 import { publicDocumentHandlers } from './routes/public-documents.ts';
@@ -53,7 +55,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
-  app.use(observe(deps.metrics));
+  app.use(observe(deps.metrics, 'gateway', metricRoute));
   app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
   app.use(
@@ -65,11 +67,17 @@ export function createApp(deps: AppDeps): Express {
       logger: deps.logger,
     }),
   );
-  app.use(routeLookup);
+  app.use(routeLookup());
   app.use(routeHeaders);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(validateBody);
-  app.use(authenticate(config.publicUrl, deps.introspector, deps.authFailures));
+  app.use(
+    authenticate({
+      publicUrl: config.publicUrl,
+      introspector: deps.introspector,
+      failures: deps.authFailures,
+    }),
+  );
   app.use(checkScope(config.publicUrl));
   app.use(countUsage(deps.usage, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
@@ -88,6 +96,17 @@ export function createApp(deps: AppDeps): Express {
     );
   }
   app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local, forward }));
-  app.use(errorHandler(deps.logger, config.publicUrl));
+  app.use(errorHandler({ logger: deps.logger, publicUrl: config.publicUrl, onError: auditReason }));
   return app;
+}
+
+/** The route label of the request's duration: its route's id, else where it was forwarded. */
+function metricRoute(res: Response): string {
+  const { route, forwardedTo } = state(res);
+  return route?.id ?? (forwardedTo === undefined ? 'unmatched' : `forward:${forwardedTo}`);
+}
+
+/** The audit record of a refused or failed request names the error code it was answered with. */
+function auditReason(res: Response, error: AppError): void {
+  recordAuditReason(res, error.code);
 }

@@ -10,6 +10,7 @@
  */
 import type { Router } from '@koa/router';
 import type { Logger, Metrics } from '@pag/kit';
+import { koaErrorHandler } from '@pag/kit';
 import Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { IntrospectionClient } from '../config.ts';
@@ -17,7 +18,6 @@ import { createDiscoveryRouter } from '../discovery/discovery-router.ts';
 import { introspectionGate } from '../provider/introspection.ts';
 import { OAUTH_ROUTES } from '../provider/routes.ts';
 import { gatewayOnly } from './gateway-only.ts';
-import { jsonErrors } from './json-errors.ts';
 import { observe } from './observe.ts';
 import { pinPublicOrigin } from './pin-public-origin.ts';
 
@@ -42,7 +42,7 @@ export function createAuthApp(options: AuthAppOptions): Koa {
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'response failed'));
 
   app.use(observe(options.metrics));
-  app.use(jsonErrors(logger));
+  app.use(koaErrorHandler(logger));
   app.use(gatewayOnly(options.gatewaySecret, OAUTH_ROUTES.introspection, logger));
   app.use(pinPublicOrigin(publicUrl));
   for (const router of options.pageRouters) app.use(router.routes()).use(router.allowedMethods());

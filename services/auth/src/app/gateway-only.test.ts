@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { closeServer, createLogger, listen } from '@pag/kit';
+import { closeServer, createLogger, koaErrorHandler, listen } from '@pag/kit';
 import { gatewayHeaders, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import Koa from 'koa';
 import { gatewayOnly } from './gateway-only.ts';
-import { jsonErrors } from './json-errors.ts';
 
 const INTROSPECTION = '/oauth/introspect';
 const logger = createLogger({ service: 'auth', level: 'silent' });
@@ -13,7 +12,7 @@ const servers: ReturnType<typeof createServer>[] = [];
 /** The middleware in a koa app set up as the service's (`proxy` on), answering with koa's ctx.ip. */
 async function echoClientAddress(secret: string | undefined): Promise<string> {
   const app = new Koa({ proxy: true });
-  app.use(jsonErrors(logger));
+  app.use(koaErrorHandler(logger));
   app.use(gatewayOnly(secret, INTROSPECTION, logger));
   app.use((ctx) => {
     ctx.body = { ip: ctx.ip };

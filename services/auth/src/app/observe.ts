@@ -1,10 +1,12 @@
 /**
- * Request durations into the process's histogram (service `auth`), labelled by a route template:
- * interaction uids and the like never become label values (unbounded cardinality, and they are
- * request secrets in a URL). Recorded when the response finishes, also for answers oidc-provider
- * writes itself on the raw response.
+ * Request durations into the process's histogram (service `auth`), counted once per request by
+ * the kit's recordDuration, also for answers oidc-provider writes itself on the raw response and
+ * for requests the client cut (status `aborted`). Labelled by a route template: interaction uids
+ * and the like never become label values (unbounded cardinality, and they are request secrets in
+ * a URL).
  */
 import type { Metrics } from '@pag/kit';
+import { recordDuration } from '@pag/kit';
 import type { Middleware } from 'koa';
 
 const KNOWN =
@@ -18,8 +20,7 @@ export function routeLabel(path: string): string {
 
 export function observe(metrics: Metrics): Middleware {
   return (ctx, next) => {
-    const stop = metrics.httpRequestDuration.startTimer({ service: 'auth', method: ctx.method });
-    ctx.res.once('finish', () => stop({ route: routeLabel(ctx.path), status: String(ctx.res.statusCode) }));
+    recordDuration(metrics, 'auth', ctx.req, ctx.res, process.hrtime.bigint(), () => routeLabel(ctx.path));
     return next();
   };
 }

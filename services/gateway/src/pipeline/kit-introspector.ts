@@ -1,9 +1,8 @@
 /**
- * The gateway's Introspector on top of the kit's RFC 7662 client: maps an active token to the
- * identity the pipeline uses, with the agent claims the auth service adds (plan, token kind, the
- * agent and its limits; AgentIntrospectionClaims). A token that acts for no owner account is
- * refused, because every request under /api/v1 belongs to a tenant. Claims that do not match
- * their schema are the auth service's fault (503), never read as "no limit".
+ * The gateway's Introspector on top of the kit's RFC 7662 client: maps an active token of an
+ * owner account to the identity the pipeline uses, with the agent claims the auth service adds
+ * (plan, token kind, the agent and its limits; AgentIntrospectionClaims). Claims that do not
+ * match their schema are the auth service's fault (503), never read as "no limit".
  */
 import { AgentIntrospectionClaims, AppError } from '@pag/contracts';
 import type { ActiveToken, IntrospectionClient } from '@pag/kit';
@@ -14,12 +13,11 @@ const identities = new WeakMap<ActiveToken, TokenIdentity>();
 
 export function kitIntrospector(client: IntrospectionClient): Introspector {
   return {
-    async introspect(token: string, requestId: string): Promise<TokenIdentity | null> {
-      const active = await client.introspect(token, { requestId });
-      if (active === null || active.accountId === undefined) return null;
+    introspect: (token, options) => client.introspect(token, options),
+    identify(active, accountId) {
       let identity = identities.get(active);
       if (identity === undefined) {
-        identity = identityOf(active, active.accountId);
+        identity = identityOf(active, accountId);
         identities.set(active, identity);
       }
       return identity;

@@ -2,7 +2,7 @@
  * Step 4: the parsed body must match the route's schema from the contracts before anything is
  * dispatched. The error names each bad field and why.
  */
-import { AppError } from '@pag/contracts';
+import { AppError, invalidRequest } from '@pag/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { state } from './state.ts';
 
@@ -18,10 +18,7 @@ export function validateBody(req: Request, res: Response, next: NextFunction): v
   }
   const result = schema.safeParse(req.body);
   if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`,
-    );
-    next(new AppError('INVALID_REQUEST', `Invalid body: ${problems.join('; ')}.`));
+    next(invalidRequest('body', result.error, { whole: '(body)' }));
     return;
   }
   state(res).body = result.data;

@@ -6,23 +6,32 @@
  *   (read or write as the connector classifies the call) → no method change (override
  *   parameters, a body on GET) → connector and credential → streamed call to the connected
  *   service → error handler
+ *
+ * The steps every resource server shares (request id, metrics, gateway proof, route lookup,
+ * authentication, scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md);
+ * the proxy's own are in this folder.
  */
+import type { RouteDefinition } from '@pag/contracts';
 import type { Logger, Metrics } from '@pag/kit';
-import type { Express } from 'express';
+import {
+  authenticate,
+  checkScope,
+  errorHandler,
+  gatewayOnly,
+  observe,
+  requestId,
+  routeLookup,
+} from '@pag/kit';
+import type { Express, Response } from 'express';
 import express from 'express';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
-import { errorHandler } from '../errors.ts';
 import type { VaultStore } from '../store/vault-store.ts';
-import type { TokenIntrospector } from './authenticate.ts';
-import { authenticate } from './authenticate.ts';
-import { checkScope } from './check-scope.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
-import { gatewayOnly } from './gateway-only.ts';
-import { observe } from './observe.ts';
+import type { TokenIntrospector } from './introspector.ts';
+import { proxyIntrospector } from './introspector.ts';
 import { refuseMethodChange } from './refuse-method-change.ts';
-import { requestId } from './request-id.ts';
-import { routeLookup } from './route-lookup.ts';
+import { state } from './state.ts';
 
 export interface ProxyAppDeps {
   publicUrl: string;
@@ -46,10 +55,10 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
-  app.use(observe(deps.metrics));
-  app.use(gatewayOnly(deps.gatewaySecret, deps.logger));
-  app.use(routeLookup);
-  app.use(authenticate(deps.publicUrl, deps.introspector));
+  app.use(observe(deps.metrics, 'proxy', metricRoute));
+  app.use(gatewayOnly('proxy', deps.gatewaySecret, deps.logger));
+  app.use(routeLookup({ serves: proxyRoute }));
+  app.use(authenticate({ publicUrl: deps.publicUrl, introspector: proxyIntrospector(deps.introspector) }));
   app.use(checkScope(deps.publicUrl));
   app.use(refuseMethodChange);
   app.use(findConnection(deps));
@@ -62,6 +71,17 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
       logger: deps.logger,
     }),
   );
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl }));
   return app;
+}
+
+/** The proxy serves the contracts' connector routes (`/api/v1/services/:service/*path`) only. */
+function proxyRoute(route: RouteDefinition): boolean {
+  return route.service === 'proxy' && route.subject === null;
+}
+
+/** The route label of the request's duration: route id and connector, never the raw path. */
+function metricRoute(res: Response): string {
+  const { route, connector } = state(res);
+  return route === undefined ? 'unmatched' : `${route.id}:${connector?.name ?? 'unknown'}`;
 }

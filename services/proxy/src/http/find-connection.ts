@@ -21,7 +21,7 @@ export interface FindConnectionOptions {
 export function findConnection(options: FindConnectionOptions): RequestHandler {
   const lookUp = async (req: Request, res: Response): Promise<void> => {
     const current = state(res);
-    const name = current.serviceName ?? '';
+    const name = current.params?.service ?? '';
     const connector = options.connectors.get(name);
     if (connector === undefined) {
       throw new AppError('NOT_FOUND', `No connector is named ${name}.`, {
@@ -36,7 +36,7 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
         `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
       );
     }
-    const accountId = current.accountId ?? '';
+    const accountId = current.identity?.accountId ?? '';
     const found = await options.store.credentialFor(accountId, connector.name);
     if (found.state !== 'connected') throw notConnected(connector, found.state);
     current.credential = { tokenId: found.tokenId, value: found.value };

@@ -57,12 +57,12 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
 
   return (req: Request, res: Response, next: NextFunction) => {
     const current = state(res);
-    const { connector, credential, accountId } = current;
+    const { connector, credential, identity } = current;
     const proxy = connector === undefined ? undefined : proxies.get(connector.name);
     if (
       connector === undefined ||
       credential === undefined ||
-      accountId === undefined ||
+      identity === undefined ||
       proxy === undefined
     ) {
       next(new Error('forwardUpstream ran before the connection was found'));
@@ -73,12 +73,12 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
     }
     for (const [name, value] of Object.entries(connector.defaultHeaders)) req.headers[name] ??= value;
     const query = req.originalUrl.indexOf('?');
-    req.url = `/${current.restOfPath ?? ''}${query === -1 ? '' : req.originalUrl.slice(query)}`;
+    req.url = `/${current.params?.path ?? ''}${query === -1 ? '' : req.originalUrl.slice(query)}`;
     inFlight.set(req, { response: res, connector, credential: credential.value });
     res.once('close', () => inFlight.delete(req));
     proxy(req, res, next).catch(next);
     // Recorded when the call is made; the caller never waits for this write.
-    options.store.touch(accountId, credential.tokenId);
+    options.store.touch(identity.accountId, credential.tokenId);
   };
 }
 

@@ -10,7 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { state } from './state.ts';
 
 export function refuseMethodChange(req: Request, res: Response, next: NextFunction): void {
-  const service = state(res).serviceName ?? '';
+  const service = state(res).params?.service ?? '';
   const query = req.originalUrl.indexOf('?');
   const override = query === -1 ? null : methodOverrideIn(service, req.originalUrl.slice(query + 1));
   if (override !== null) {

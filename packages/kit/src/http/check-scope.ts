@@ -1,16 +1,20 @@
 /**
- * Step 6: the authenticated token must grant the scope the matched route needs (the contracts'
+ * The authenticated token must grant the scope the matched route needs, for this method and these
+ * parameters (a connector's call may be a read or a write whatever its method; the contracts'
  * hierarchical matcher decides). 403 names the missing scope, in the message and in the
  * WWW-Authenticate challenge (RFC 6750 §3.1), so a client knows what to ask the owner for.
  */
 import { AppError, requiredScope, scopeGrants } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { resourceMetadataUrl } from './authenticate.ts';
-import { state } from './state.ts';
+import { resourceState } from './state.ts';
+
+const NO_PARAMS: Record<string, string> = {};
 
 export function checkScope(publicUrl: string): RequestHandler {
+  const metadata = resourceMetadataUrl(publicUrl);
   return (req: Request, res: Response, next: NextFunction) => {
-    const { route, params = {}, identity } = state(res);
+    const { route, params = NO_PARAMS, identity } = resourceState(res);
     if (route === undefined || route.auth !== 'bearer' || identity === undefined) {
       next();
       return;
@@ -20,13 +24,14 @@ export function checkScope(publicUrl: string): RequestHandler {
       next();
       return;
     }
-    const challenge = `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${resourceMetadataUrl(publicUrl)}"`;
     next(
       new AppError(
         'INSUFFICIENT_SCOPE',
-        `This endpoint needs the scope ${needed}, which the token does not grant.`,
+        `This request needs the scope ${needed}, which the token does not grant.`,
         {
-          headers: { 'www-authenticate': challenge },
+          headers: {
+            'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`,
+          },
         },
       ),
     );

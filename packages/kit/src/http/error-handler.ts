@@ -1,25 +1,34 @@
 /**
- * The gateway's one error handler. Everything thrown below it becomes the error body of the
- * contracts; body-parser failures become 400/413/415 with what to fix; anything unexpected is
- * logged with its stack and answered as a masked 500 (never a stack trace on the wire).
+ * The one error handler of an express resource server. Everything thrown or passed to next()
+ * becomes the contracts' error body (`{"error":{code,message,hint,requestId}}`) with the error's
+ * headers (WWW-Authenticate, Allow, Retry-After); body-parser failures become 400/413/415 with
+ * what to fix; anything unexpected is logged with its stack and answered as a masked 500 (never a
+ * stack trace on the wire). Every 401 under /api/v1 names the protected-resource metadata, also
+ * when a service behind raised it without a challenge. After an answer has started, a failure can
+ * only cut the connection.
  */
 import { API_PREFIX, AppError, toErrorBody } from '@pag/contracts';
-import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, Response } from 'express';
-import { recordAuditReason } from './pipeline/audit.ts';
-import { bearerChallenge } from './pipeline/authenticate.ts';
-import { state } from './pipeline/state.ts';
+import type { Logger } from '../log/logger.ts';
+import { bearerChallenge } from './authenticate.ts';
+import { resourceState } from './state.ts';
+
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  publicUrl: string;
+  /** Told the error before it is answered (the gateway's audit records its code). */
+  onError?: (res: Response, error: AppError) => void;
+}
 
 /** Errors raised by body-parser carry a `type`; these are the client's mistakes. */
 interface BodyParserError extends Error {
   type?: string;
   limit?: number;
-  status?: number;
 }
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const parserError = error as BodyParserError;
+  const parserError = error as BodyParserError | undefined;
   switch (parserError?.type) {
     case 'entity.too.large':
       return new AppError(
@@ -39,10 +48,6 @@ export function toAppError(error: unknown): AppError {
   }
 }
 
-/**
- * Every 401 under /api/v1 names the protected-resource metadata, also when a service behind the
- * gateway raised it without a challenge.
- */
 function withChallenge(error: AppError, path: string, publicUrl: string): Record<string, string> {
   const { headers } = error;
   if (
@@ -56,13 +61,16 @@ function withChallenge(error: AppError, path: string, publicUrl: string): Record
   return { ...headers, 'www-authenticate': bearerChallenge(publicUrl, code) };
 }
 
-export function errorHandler(logger: Logger, publicUrl: string) {
+export function errorHandler(options: ErrorHandlerOptions) {
+  const { logger, publicUrl, onError } = options;
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const appError = toAppError(error);
-    const { requestId } = state(res);
-    recordAuditReason(res, appError.code);
-    if (appError.status >= 500 && appError.code === 'INTERNAL_ERROR') {
+    const { requestId } = resourceState(res);
+    onError?.(res, appError);
+    if (appError.code === 'INTERNAL_ERROR') {
       logger.error({ err: appError.cause ?? appError, requestId }, 'request failed');
+    } else if (appError.status >= 500) {
+      logger.warn({ err: appError.cause ?? appError, requestId, code: appError.code }, 'request failed');
     }
     if (res.headersSent) {
       res.destroy();

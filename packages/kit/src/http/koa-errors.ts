@@ -1,15 +1,16 @@
 /**
- * The one error handler of the service's own JSON and text routes (discovery documents): an
- * AppError becomes the contracts' error body with its status; anything else is logged and becomes
- * a 500 INTERNAL_ERROR body. Never a stack trace. The HTML pages have their own guard
- * (src/interactions/page-security.ts); oidc-provider renders its own protocol errors.
+ * The one error handler of a koa app's own JSON and text routes: an AppError becomes the
+ * contracts' error body with its status and headers; anything else is logged with its stack and
+ * becomes a masked 500 INTERNAL_ERROR body (the same wording as the express handler's). Never a
+ * stack trace. It sees only what koa's middleware chain throws: oidc-provider answers its own
+ * protocol errors in their OAuth shapes before they get here.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, toErrorBody } from '@pag/contracts';
-import type { Logger } from '@pag/kit';
 import type { Middleware } from 'koa';
+import type { Logger } from '../log/logger.ts';
 
-export function jsonErrors(logger: Logger): Middleware {
+export function koaErrorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -17,7 +18,7 @@ export function jsonErrors(logger: Logger): Middleware {
       const appError =
         error instanceof AppError
           ? error
-          : new AppError('INTERNAL_ERROR', 'The request could not be completed.', { cause: error });
+          : new AppError('INTERNAL_ERROR', 'Unexpected error.', { cause: error });
       const requestId = ctx.get('x-request-id') || randomUUID();
       if (appError.status >= 500) logger.error({ err: error, path: ctx.path, requestId }, 'request failed');
       ctx.status = appError.status;

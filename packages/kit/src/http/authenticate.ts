@@ -1,0 +1,166 @@
+/**
+ * Bearer authentication of a resource server: routes whose table entry says `auth: 'bearer'`
+ * need a token in the Authorization header, and only there (a token in the query string ends up
+ * in logs and is refused on every route). The token is checked by RFC 7662 introspection at the
+ * auth service; while that service is not running, or answers late, the answer is 503/504, never
+ * a guess. The token must be active, issued for this API (`${publicUrl}/api/v1`, RFC 8707) and
+ * act for an owner account the server accepts; every refusal is one 401 INVALID_TOKEN whose
+ * challenge names the protected-resource metadata (RFC 9728), so an OAuth client can find the
+ * authorization server from the 401 alone.
+ *
+ * Optionally, rejected tokens are budgeted per client address
+ * (docs/adr/0026-auth-failure-budget-per-address.md): a malformed Authorization header and every
+ * refused token count as one failure of the address the first step recorded. Past the budget the
+ * failure is 429 RATE_LIMITED with Retry-After, and until its window ends the address is refused
+ * before any introspection, whatever token it sends. A missing token does not count (it costs
+ * nothing and is how OAuth clients discover the authorization server).
+ */
+import { API_PREFIX, AppError } from '@pag/contracts';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ActiveToken } from '../auth/introspection-types.ts';
+import type { BearerIdentity, ResourceState } from './state.ts';
+import { resourceState } from './state.ts';
+
+/** How a server learns who a token acts for. */
+export interface BearerIntrospector<I extends BearerIdentity> {
+  /** RFC 7662 (kit's IntrospectionClient): null for an unknown, expired or revoked token; rejects with 503/504. */
+  introspect(token: string, options: { requestId: string }): Promise<ActiveToken | null>;
+  /**
+   * The identity kept for an active token of this API acting for `accountId`; null when the server
+   * does not accept that account (refused like a token acting for none). May throw an AppError.
+   */
+  identify(active: ActiveToken, accountId: string): I | null;
+}
+
+/** The budget of authentication failures per client address. */
+export interface AuthFailureBudget {
+  readonly policy: { limit: number; windowSeconds: number };
+  /** Seconds the address must wait before sending a token again (0: it may now); no I/O. */
+  retryAfterSeconds(address: string): number;
+  /** Counts one failure; resolves 0 within the budget, else the seconds until the address may retry. */
+  recordFailure(address: string): Promise<number>;
+}
+
+export interface AuthenticateOptions<I extends BearerIdentity> {
+  publicUrl: string;
+  /** Undefined while no auth service is reachable: bearer routes answer 503. */
+  introspector: BearerIntrospector<I> | undefined;
+  failures?: AuthFailureBudget | undefined;
+}
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** Where the API's protected-resource metadata is (RFC 9728, path-inserted form). */
+export function resourceMetadataUrl(publicUrl: string): string {
+  return `${publicUrl}/.well-known/oauth-protected-resource${API_PREFIX}`;
+}
+
+/** The WWW-Authenticate challenge of a 401 (RFC 6750 §3, RFC 9728 §5.1). */
+export function bearerChallenge(publicUrl: string, error?: string): string {
+  const metadata = `resource_metadata="${resourceMetadataUrl(publicUrl)}"`;
+  return error === undefined ? `Bearer ${metadata}` : `Bearer ${metadata}, error="${error}"`;
+}
+
+export function authenticate<I extends BearerIdentity>(options: AuthenticateOptions<I>): RequestHandler {
+  const { publicUrl, introspector, failures } = options;
+  const apiAudience = `${publicUrl}${API_PREFIX}`;
+  const refuse = (message: string, error = 'invalid_token') =>
+    new AppError('INVALID_TOKEN', message, {
+      headers: { 'www-authenticate': bearerChallenge(publicUrl, error) },
+    });
+  /** Answers a rejected token: 401 within the address's budget, 429 past it. */
+  const fail = (res: Response, next: NextFunction, rejection: AppError) => {
+    if (failures === undefined) return next(rejection);
+    failures.recordFailure(resourceState(res).clientAddress).then(
+      (wait) => next(wait === 0 ? rejection : throttled(failures.policy, wait)),
+      (error: unknown) =>
+        next(
+          new AppError(
+            'SERVICE_UNAVAILABLE',
+            'Rejected tokens cannot be counted: the database is unreachable.',
+            {
+              cause: error,
+              expose: true,
+            },
+          ),
+        ),
+    );
+  };
+  /** The identity of an active token, or the refusal to answer with. */
+  const accept = (reader: BearerIntrospector<I>, active: ActiveToken | null): I | AppError => {
+    if (active === null) return refuse('The token is unknown, expired or revoked.');
+    if (!active.audience.includes(apiAudience)) {
+      return refuse(`The token was issued for another audience; this API accepts ${apiAudience}.`);
+    }
+    const identity = active.accountId === undefined ? null : reader.identify(active, active.accountId);
+    return identity ?? refuse('The token acts for no owner account.');
+  };
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (typeof req.query.access_token === 'string') {
+      next(new AppError('TOKEN_IN_QUERY', 'Tokens are not accepted in the query string.'));
+      return;
+    }
+    const state = resourceState<ResourceState<I>>(res);
+    if (state.route?.auth !== 'bearer') {
+      next();
+      return;
+    }
+    // A blocked address is refused before anything is spent on its token, right or wrong.
+    const wait = failures?.retryAfterSeconds(state.clientAddress) ?? 0;
+    if (wait > 0 && failures !== undefined) {
+      next(throttled(failures.policy, wait));
+      return;
+    }
+    const header = req.get('authorization');
+    if (header === undefined) {
+      next(
+        new AppError('AUTHENTICATION_REQUIRED', 'This endpoint needs a bearer token.', {
+          headers: { 'www-authenticate': bearerChallenge(publicUrl) },
+        }),
+      );
+      return;
+    }
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) {
+      fail(res, next, refuse('The Authorization header must read "Bearer <token>".', 'invalid_request'));
+      return;
+    }
+    if (introspector === undefined) {
+      next(
+        new AppError('SERVICE_UNAVAILABLE', 'Tokens cannot be checked: the auth service is not running.', {
+          expose: true,
+        }),
+      );
+      return;
+    }
+    introspector.introspect(token, { requestId: state.requestId }).then((active) => {
+      let identity: I | AppError;
+      try {
+        identity = accept(introspector, active);
+      } catch (error) {
+        next(error);
+        return;
+      }
+      if (identity instanceof AppError) {
+        fail(res, next, identity);
+        return;
+      }
+      state.identity = identity;
+      next();
+    }, next);
+  };
+}
+
+/** The refusal of an address past its budget of rejected tokens. */
+function throttled(policy: AuthFailureBudget['policy'], retryAfterSeconds: number): AppError {
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many rejected tokens from your address (at most ${policy.limit} in ${policy.windowSeconds} s): ` +
+      `requests that need a token are refused for ${retryAfterSeconds} s.`,
+    {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+      hint: 'Check the token you send (a new one: POST /api/v1/handshakes), then retry after the time given in Retry-After.',
+    },
+  );
+}

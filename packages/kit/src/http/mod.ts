@@ -1,0 +1,21 @@
+/**
+ * The resource-server HTTP pipeline every express service shares, one step per file, and the
+ * koa error handler (docs/adr/0032-one-resource-server-pipeline.md).
+ */
+export type {
+  AuthenticateOptions,
+  AuthFailureBudget,
+  BearerIntrospector,
+} from './authenticate.ts';
+export { authenticate, bearerChallenge, resourceMetadataUrl } from './authenticate.ts';
+export { checkScope } from './check-scope.ts';
+export type { ErrorHandlerOptions } from './error-handler.ts';
+export { errorHandler, toAppError } from './error-handler.ts';
+export { gatewayOnly } from './gateway-only.ts';
+export { koaErrorHandler } from './koa-errors.ts';
+export { observe, recordDuration } from './observe.ts';
+export { requestId } from './request-id.ts';
+export type { RouteLookupOptions } from './route-lookup.ts';
+export { routeLookup, suggestPath } from './route-lookup.ts';
+export type { BearerIdentity, ResourceState } from './state.ts';
+export { resourceState } from './state.ts';

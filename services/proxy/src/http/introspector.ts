@@ -1,0 +1,23 @@
+/**
+ * The proxy's reading of introspection for the kit's authenticate step: the account a token acts
+ * for must be an account id (a UUID), since it keys the vault's rows; anything else is refused
+ * like a token acting for no account.
+ */
+import type { ActiveToken, BearerIntrospector } from '@pag/kit';
+import { z } from 'zod';
+import type { ProxyIdentity } from './state.ts';
+
+/** RFC 7662 introspection as the proxy needs it (kit's IntrospectionClient fits). */
+export interface TokenIntrospector {
+  introspect(token: string, options?: { requestId?: string }): Promise<ActiveToken | null>;
+}
+
+const AccountId = z.uuid();
+
+export function proxyIntrospector(client: TokenIntrospector): BearerIntrospector<ProxyIdentity> {
+  return {
+    introspect: (token, options) => client.introspect(token, options),
+    identify: (active, accountId) =>
+      AccountId.safeParse(accountId).success ? { accountId, scopes: active.scopes } : null,
+  };
+}
