@@ -54,6 +54,25 @@ export {
   natsPermissions,
   renderNatsServerConfig,
 } from './bus/mod.ts';
+export type {
+  ConfigCheck,
+  ConfigDefinition,
+  ConfigIssue,
+  ConfigOverrides,
+  ConfigSpec,
+  EnvValues,
+} from './config/define-config.ts';
+export { defineConfig } from './config/define-config.ts';
+export type { ServiceProcessConfig } from './config/fragments.ts';
+export {
+  databaseEnv,
+  logEnv,
+  natsCheck,
+  natsEnv,
+  opsEnv,
+  processEnv,
+  processFrom,
+} from './config/fragments.ts';
 export type { Env } from './config/parse-config.ts';
 export {
   ConfigError,
@@ -98,10 +117,18 @@ export {
   startEmbeddedPostgres,
   startPurgeJob,
 } from './db/mod.ts';
+export type {
+  AnyServiceDefinition,
+  ReadyLine,
+  RunningService,
+  ServiceDatabase,
+  ServiceDefinition,
+  ServiceDeps,
+} from './lifecycle/define-service.ts';
+export { defineService } from './lifecycle/define-service.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
 export { isProcessAlive } from './lifecycle/process-alive.ts';
 export { runMain } from './lifecycle/run-main.ts';
-export type { RunServiceOptions, ServiceDeps, ServiceProcessConfig } from './lifecycle/run-service.ts';
 export { runService } from './lifecycle/run-service.ts';
 export type { Closer } from './lifecycle/shutdown.ts';
 export { Shutdown } from './lifecycle/shutdown.ts';

@@ -1,7 +1,8 @@
 export type { AuthConfig, IntrospectionClient, LoadAuthConfigOptions } from './config.ts';
-export { loadAuthConfig } from './config.ts';
+export { authConfig, loadAuthConfig } from './config.ts';
 export { endOfDay } from './dashboard/tokens-form.ts';
 export { authDatabase } from './database.ts';
+export { authService } from './definition.ts';
 export type { DeviceRecord } from './devices/mod.ts';
 export { DeviceStore, deviceStatus, groupedFingerprint } from './devices/mod.ts';
 export { agentAuthBlock, authGuide, protectedResourceMetadata } from './discovery/mod.ts';
