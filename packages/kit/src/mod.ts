@@ -60,6 +60,7 @@ export type {
   ConfigIssue,
   ConfigOverrides,
   ConfigSpec,
+  EnvShape,
   EnvValues,
 } from './config/define-config.ts';
 export { defineConfig } from './config/define-config.ts';
@@ -80,6 +81,7 @@ export {
   envGatewaySecret,
   envLogLevel,
   envMilliseconds,
+  envOrigin,
   envPort,
   envTokenTagKeys,
   envUrl,

@@ -11,9 +11,9 @@ import {
   databaseEnv,
   defineConfig,
   envGatewaySecret,
+  envOrigin,
   envPort,
   envTokenTagKeys,
-  envUrl,
   natsCheck,
   processEnv,
   processFrom,
@@ -65,11 +65,6 @@ const IntrospectionClients = commaList.transform((pairs, ctx) => {
   return clients;
 });
 
-const Origin = envUrl.refine((value) => {
-  const url = new URL(value);
-  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
-}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
-
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** A resource server allowed to introspect tokens (RFC 7662), authenticating with client_secret_basic. */
@@ -81,7 +76,7 @@ export interface IntrospectionClient {
 const authEnv = {
   PORT: envPort(8081),
   ...processEnv(9091),
-  PUBLIC_URL: Origin.describe('required outside embedded mode'),
+  PUBLIC_URL: envOrigin.describe('required outside embedded mode'),
   ...databaseEnv,
   GATEWAY_SECRET: envGatewaySecret,
   COOKIE_KEYS: CookieKeys,
@@ -96,7 +91,7 @@ const authEnv = {
 };
 
 /** Embedded (the stack passes PUBLIC_URL itself when it knows it): the service may default it. */
-const embeddedAuthEnv = { ...authEnv, PUBLIC_URL: Origin.optional() };
+const embeddedAuthEnv = { ...authEnv, PUBLIC_URL: envOrigin.optional() };
 
 function authFrom(env: EnvValues<typeof embeddedAuthEnv>) {
   return {

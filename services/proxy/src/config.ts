@@ -12,6 +12,7 @@ import {
   defineConfig,
   envGatewaySecret,
   envMilliseconds,
+  envOrigin,
   envPort,
   envTokenTagKeys,
   envUrl,
@@ -56,16 +57,11 @@ const BaseUrlOverrides = z
     ),
   );
 
-const Origin = envUrl.refine((value) => {
-  const url = new URL(value);
-  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
-}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
-
 export const proxyConfig = defineConfig({
   env: {
     PORT: envPort(8082),
     ...processEnv(9092),
-    PUBLIC_URL: Origin,
+    PUBLIC_URL: envOrigin,
     ...databaseEnv,
     GATEWAY_SECRET: envGatewaySecret,
     VAULT_ENCRYPTION_KEY: VaultKey,

@@ -12,6 +12,9 @@ import { z } from 'zod';
 import type { Env } from './parse-config.ts';
 import { parseConfig } from './parse-config.ts';
 
+/** The keys of a config: a zod object's shape. */
+export type EnvShape = z.ZodRawShape;
+
 /** The parsed environment of a shape: every key after its transform. */
 export type EnvValues<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
 
