@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
-import type { Bus, Logger, Metrics } from '@pag/kit';
+import type { Bus, Logger, ServiceDeps } from '@pag/kit';
 import { closeServer, createPrismaClient, listen, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { serveBusApi } from './api/mod.ts';
@@ -22,13 +22,8 @@ import type { RevokedAccess } from './store/oidc-adapter.ts';
 import { purgeExpiredPayloads } from './store/purge-job.ts';
 import { relayRevocations } from './store/revocation-relay.ts';
 
-export interface AuthDeps {
-  config: AuthConfig;
-  bus: Bus;
-  logger: Logger;
-  /** The process's metrics registry (shared by every service in embedded mode). */
-  metrics: Metrics;
-}
+/** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
+export type AuthDeps = ServiceDeps<AuthConfig>;
 
 export interface RunningAuth extends AsyncDisposable {
   /** Internal URL of the HTTP listener (what the gateway forwards to). */
