@@ -17,6 +17,7 @@ import type {
   Bus,
   ConfigOverrides,
   Env,
+  EnvShape,
   Metrics,
   RunningService,
   ServiceDefinition,
@@ -24,7 +25,6 @@ import type {
 } from '@pag/kit';
 import { createLogger } from '@pag/kit';
 import { proxyService } from '@pag/proxy';
-import type { z } from 'zod';
 import { embeddedAuthDefaults, embeddedAuthOverrides } from './auth-config.ts';
 import type { StackSecrets } from './secrets.ts';
 import { embeddedGatewaySecret, embeddedVaultKey } from './secrets.ts';
@@ -41,7 +41,7 @@ export interface StackFacts {
 }
 
 export interface EmbeddedService<
-  S extends z.ZodRawShape = z.ZodRawShape,
+  S extends EnvShape = EnvShape,
   C extends ServiceProcessConfig = ServiceProcessConfig,
   R extends RunningService = RunningService,
 > {
@@ -51,7 +51,7 @@ export interface EmbeddedService<
 }
 
 /** Checks each entry's overrides against its own definition's keys. */
-function embed<S extends z.ZodRawShape, C extends ServiceProcessConfig, R extends RunningService>(
+function embed<S extends EnvShape, C extends ServiceProcessConfig, R extends RunningService>(
   service: EmbeddedService<S, C, R>,
   // biome-ignore lint/suspicious/noExplicitAny: the list holds services of different config types; embed() checked each.
 ): EmbeddedService<any, any, any> {
@@ -133,15 +133,11 @@ export class StackWiring {
     return running;
   }
 
-  configOf<C extends ServiceProcessConfig>(
-    definition: ServiceDefinition<z.ZodRawShape, C, RunningService>,
-  ): C {
+  configOf<C extends ServiceProcessConfig>(definition: ServiceDefinition<EnvShape, C, RunningService>): C {
     return this.#lookUp(this.#configs, definition) as C;
   }
 
-  started<R extends RunningService>(
-    definition: ServiceDefinition<z.ZodRawShape, ServiceProcessConfig, R>,
-  ): R {
+  started<R extends RunningService>(definition: ServiceDefinition<EnvShape, ServiceProcessConfig, R>): R {
     return this.#lookUp(this.#running, definition) as R;
   }
 

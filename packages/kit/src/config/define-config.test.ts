@@ -84,4 +84,8 @@ describe('defineConfig', () => {
   test('an override settles a key its check reads', () => {
     expect(example.parse({ ...env, PORT: '9099' }, { OPS_PORT: 0 }).opsPort).toBe(0);
   });
+
+  test('an override naming no key of the config is a mistake, said at once', () => {
+    expect(() => example.parse(env, { DATABSE_URL: 'x' } as never)).toThrow(/DATABSE_URL/);
+  });
 });

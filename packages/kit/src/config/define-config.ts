@@ -43,6 +43,11 @@ export function defineConfig<S extends z.ZodRawShape, C>(spec: ConfigSpec<S, C>)
   return {
     env: spec.env,
     parse(env, overrides = {}) {
+      // A misspelt key would otherwise be ignored without a word (TypeScript does not catch it in
+      // an inferred generic's return value).
+      const unknown = Object.keys(overrides).filter((key) => !Object.hasOwn(spec.env, key));
+      if (unknown.length > 0)
+        throw new Error(`config overrides name no key of this config: ${unknown.join(', ')}`);
       const replaced = Object.fromEntries(
         Object.entries(overrides)
           .filter(([, value]) => value !== undefined)
