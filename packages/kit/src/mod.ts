@@ -65,6 +65,26 @@ export {
   requestEndpoint,
   serveEndpoints,
 } from './bus/mod.ts';
+export type {
+  ConfigCheck,
+  ConfigDefinition,
+  ConfigIssue,
+  ConfigOverrides,
+  ConfigSpec,
+  EnvShape,
+  EnvValues,
+} from './config/define-config.ts';
+export { defineConfig } from './config/define-config.ts';
+export type { ServiceProcessConfig } from './config/fragments.ts';
+export {
+  databaseEnv,
+  logEnv,
+  natsCheck,
+  natsEnv,
+  opsEnv,
+  processEnv,
+  processFrom,
+} from './config/fragments.ts';
 export type { Env } from './config/parse-config.ts';
 export {
   ConfigError,
@@ -72,6 +92,7 @@ export {
   envGatewaySecret,
   envLogLevel,
   envMilliseconds,
+  envOrigin,
   envPort,
   envTokenTagKeys,
   envUrl,
@@ -134,10 +155,18 @@ export {
   suggestPath,
   toAppError,
 } from './http/mod.ts';
+export type {
+  AnyServiceDefinition,
+  ReadyLine,
+  RunningService,
+  ServiceDatabase,
+  ServiceDefinition,
+  ServiceDeps,
+} from './lifecycle/define-service.ts';
+export { defineService } from './lifecycle/define-service.ts';
 export { closeServer, listen } from './lifecycle/http-server.ts';
 export { isProcessAlive } from './lifecycle/process-alive.ts';
 export { runMain } from './lifecycle/run-main.ts';
-export type { RunServiceOptions, ServiceDeps, ServiceProcessConfig } from './lifecycle/run-service.ts';
 export { runService } from './lifecycle/run-service.ts';
 export type { Closer } from './lifecycle/shutdown.ts';
 export { Shutdown } from './lifecycle/shutdown.ts';

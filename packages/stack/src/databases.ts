@@ -1,18 +1,18 @@
 /**
- * Every service's database (its Postgres schema and migrations), migrated in this order by the
- * embedded stack at start and by `pag` before a command touches the data.
+ * Every service's database (its Postgres schema and migrations, from its definition), migrated in
+ * this order by the embedded stack at start and by `pag` before a command touches the data.
  */
-import { authDatabase } from '@pag/auth';
-import { brainDatabase } from '@pag/brain';
-import { gatewayDatabase } from '@pag/gateway';
-import type { Logger } from '@pag/kit';
+import { authService } from '@pag/auth';
+import { brainService } from '@pag/brain';
+import { gatewayService } from '@pag/gateway';
+import type { AnyServiceDefinition, Logger } from '@pag/kit';
 import { applyMigrations } from '@pag/kit';
-import { proxyDatabase } from '@pag/proxy';
+import { proxyService } from '@pag/proxy';
 
-const DATABASES = [authDatabase, gatewayDatabase, brainDatabase, proxyDatabase];
+const MIGRATED: readonly AnyServiceDefinition[] = [authService, gatewayService, brainService, proxyService];
 
 export async function migrateAll(databaseUrl: string, logger: Logger): Promise<void> {
-  for (const database of DATABASES) {
+  for (const { database } of MIGRATED) {
     await applyMigrations({
       databaseUrl,
       schema: database.schema,

@@ -2,21 +2,22 @@
  * Embedded mode: every service (auth, brain, proxy, gateway) in one process, an embedded
  * PostgreSQL under DATA_DIR (unless DATABASE_URL is set) and the in-memory bus (unless NATS_URL is
  * set). The auth and proxy services listen on internal loopback ports and the gateway forwards to
- * them; their shared secrets come from DATA_DIR/secrets.json. Resources close in the reverse order of their start: HTTP first, then
- * the bus, the database last.
+ * them; their shared secrets come from DATA_DIR/secrets.json. The services start from their
+ * definitions in the order of embedded-services.ts, each with its wiring as typed config
+ * overrides. Resources close in the reverse order of their start: HTTP first, then the bus, the
+ * database last.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAuth } from '@pag/auth';
-import { loadBrainConfig, startBrain } from '@pag/brain';
-import { loadGatewayConfig, startGateway } from '@pag/gateway';
+import { authService } from '@pag/auth';
+import { gatewayService } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
 import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
-import { loadProxyConfig, startProxy } from '@pag/proxy';
-import { embeddedAuthConfig } from './auth-config.ts';
+import { proxyService } from '@pag/proxy';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
-import { embeddedGatewaySecret, embeddedTokenTagKey, embeddedVaultKey, loadStackSecrets } from './secrets.ts';
+import { EMBEDDED_SERVICES, StackWiring } from './embedded-services.ts';
+import { loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -55,69 +56,15 @@ export async function startStack(env: Env): Promise<RunningStack> {
     const port = config.port === 0 ? await freePort() : config.port;
     const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
     const secrets = await loadStackSecrets(config.dataDir);
-    // The gateway and the proxy verify with the auth service's keys (TOKEN_TAG_KEYS overrides all three).
-    const tokenTagKeys = env.TOKEN_TAG_KEYS ?? embeddedTokenTagKey(secrets);
-    const auth = await startAuth({
-      config: embeddedAuthConfig(env, secrets, { publicUrl, databaseUrl, opsPort: ops.port }),
-      bus,
-      logger: createLogger({ service: 'auth', level: config.logLevel }),
-      metrics: ops.metrics,
-    });
-    shutdown.add('auth', () => auth.close());
-
-    // Before the gateway, so its first requests find the brain's subjects answered.
-    const brain = await startBrain({
-      config: loadBrainConfig({ ...env, DATABASE_URL: databaseUrl }),
-      bus,
-      logger: createLogger({ service: 'brain', level: config.logLevel }),
-      metrics: ops.metrics,
-    });
-    shutdown.add('brain', () => brain.close());
-
-    // On its own loopback port; the gateway forwards /api/v1/services/* to it. In embedded mode it
-    // introspects as the gateway's resource-server client (the one in INTROSPECTION_CLIENTS).
-    const proxy = await startProxy({
-      config: loadProxyConfig({
-        VAULT_ENCRYPTION_KEY: embeddedVaultKey(secrets),
-        GATEWAY_SECRET: embeddedGatewaySecret(secrets),
-        ...env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        OPS_PORT: String(ops.port),
-        PUBLIC_URL: publicUrl,
-        DATABASE_URL: databaseUrl,
-        AUTH_URL: auth.url,
-        INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
-        INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
-        TOKEN_TAG_KEYS: tokenTagKeys,
-      }),
-      bus,
-      logger: createLogger({ service: 'proxy', level: config.logLevel }),
-      metrics: ops.metrics,
-    });
-    shutdown.add('proxy', () => proxy.close());
-
-    const gatewayConfig = loadGatewayConfig({
-      GATEWAY_SECRET: embeddedGatewaySecret(secrets),
-      ...env,
-      PORT: String(port),
-      OPS_PORT: String(ops.port),
-      PUBLIC_URL: publicUrl,
-      DATABASE_URL: databaseUrl,
-      AUTH_URL: auth.url,
-      PROXY_URL: proxy.url,
-      INTROSPECTION_CLIENT_ID: secrets.introspectionClientId,
-      INTROSPECTION_CLIENT_SECRET: secrets.introspectionClientSecret,
-      TOKEN_TAG_KEYS: tokenTagKeys,
-    });
-    const gateway = await startGateway({
-      config: gatewayConfig,
-      bus,
-      logger: createLogger({ service: 'gateway', level: config.logLevel }),
-      metrics: ops.metrics,
-    });
-    shutdown.add('gateway', () => gateway.close());
+    const wiring = new StackWiring({ env, secrets, port, publicUrl, databaseUrl, opsPort: ops.port });
+    for (const service of EMBEDDED_SERVICES) {
+      const running = await wiring.start(service, { bus, metrics: ops.metrics, logLevel: config.logLevel });
+      shutdown.add(service.definition.name, () => running.close());
+    }
     shutdown.add('readiness', () => ops.health.markShuttingDown());
+    const auth = wiring.started(authService);
+    const proxy = wiring.started(proxyService);
+    const gateway = wiring.started(gatewayService);
 
     await writeStackFile(config.dataDir, {
       pid: process.pid,

@@ -5,3 +5,5 @@ export type { ReadyProcess, ReadyProcessOptions } from './ready-process.ts';
 export { startReadyProcess } from './ready-process.ts';
 export type { StackProcess, StackProcessOptions } from './stack-process.ts';
 export { startStackProcess } from './stack-process.ts';
+export type { StartedService, StartServiceOptions } from './start-service.ts';
+export { startService } from './start-service.ts';

@@ -6,16 +6,17 @@
  * token tag keys at least 32 characters); PUBLIC_URL is an origin (the issuer, no path), required unless the
  * embedded stack starts the service; every bad key is listed at once.
  */
-import type { Env, NatsCredentials } from '@pag/kit';
+import type { Env, EnvValues } from '@pag/kit';
 import {
+  databaseEnv,
+  defineConfig,
   envGatewaySecret,
-  envLogLevel,
+  envOrigin,
   envPort,
   envTokenTagKeys,
-  envUrl,
-  natsCredentialsEnv,
-  natsCredentialsFrom,
-  parseConfig,
+  natsCheck,
+  processEnv,
+  processFrom,
 } from '@pag/kit';
 import { z } from 'zod';
 
@@ -64,23 +65,20 @@ const IntrospectionClients = commaList.transform((pairs, ctx) => {
   return clients;
 });
 
-const Origin = envUrl.refine((value) => {
-  const url = new URL(value);
-  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
-}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
-
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const AuthEnv = z.object({
+/** A resource server allowed to introspect tokens (RFC 7662), authenticating with client_secret_basic. */
+export interface IntrospectionClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+const authEnv = {
   PORT: envPort(8081),
-  OPS_PORT: envPort(9091),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: Origin.optional(),
-  DATABASE_URL: envUrl,
-  NATS_URL: z.string().optional(),
-  ...natsCredentialsEnv,
+  ...processEnv(9091),
+  PUBLIC_URL: envOrigin.describe('required outside embedded mode'),
+  ...databaseEnv,
   GATEWAY_SECRET: envGatewaySecret,
-  LOG_LEVEL: envLogLevel,
   COOKIE_KEYS: CookieKeys,
   KEY_ENCRYPTION_KEY: KeyEncryptionKey,
   TOKEN_HASH_KEY: z.string().min(SECRET_MIN, `must be at least ${SECRET_MIN} characters`),
@@ -90,63 +88,63 @@ const AuthEnv = z.object({
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
   TOKEN_READ_CACHE_MS: z.coerce.number().int().min(0).max(5_000).default(1_000),
-});
+};
 
-/** A resource server allowed to introspect tokens (RFC 7662), authenticating with client_secret_basic. */
-export interface IntrospectionClient {
-  clientId: string;
-  clientSecret: string;
+/** Embedded (the stack passes PUBLIC_URL itself when it knows it): the service may default it. */
+const embeddedAuthEnv = { ...authEnv, PUBLIC_URL: envOrigin.optional() };
+
+function authFrom(env: EnvValues<typeof embeddedAuthEnv>) {
+  return {
+    ...processFrom(env),
+    /** The internal HTTP port (the gateway forwards to it); 0 picks a free one. */
+    port: env.PORT,
+    /**
+     * The gateway's public origin without a trailing slash: the issuer and the base of every URL
+     * the service prints. Unset (embedded mode, tests): the service's own URL.
+     */
+    publicUrl: env.PUBLIC_URL === undefined ? undefined : new URL(env.PUBLIC_URL).origin,
+    databaseUrl: env.DATABASE_URL,
+    /**
+     * The key of the gateway's proof (GATEWAY_SECRET): every path but introspection answers only
+     * requests the gateway signed, and X-Forwarded-For is believed only from them (app/gateway-only.ts).
+     * Required in the environment; undefined only for a service started in-process with no gateway
+     * in front (its own tests): then no proof is asked and no X-Forwarded-For believed.
+     */
+    gatewaySecret: env.GATEWAY_SECRET as string | undefined,
+    /** Sign oidc-provider's and our own cookies; the first signs, all verify (rotation). */
+    cookieKeys: env.COOKIE_KEYS,
+    /** 32 bytes; encrypts the signing keys at rest (AES-256-GCM). */
+    keyEncryptionKey: env.KEY_ENCRYPTION_KEY,
+    /** Keys the HMAC under which oidc-provider's record ids (tokens) are stored. */
+    tokenHashKey: env.TOKEN_HASH_KEY,
+    /**
+     * Tag every token issued (the first key) and verify presented ones (every key): a token of ours
+     * whose tag does not verify is refused without a lookup. Shared with the gateway and the proxy.
+     */
+    tokenTagKeys: env.TOKEN_TAG_KEYS,
+    /**
+     * Until when tokens without our prefix (issued before it existed) are looked up; null: never.
+     * Undefined: when the last stored one expires (store/legacy-cut-over.ts).
+     */
+    legacyTokensUntil: env.LEGACY_TOKENS_UNTIL,
+    introspectionClients: env.INTROSPECTION_CLIENTS,
+    accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
+    /**
+     * How long an access token read for introspection is kept in memory (0: never), so asking about
+     * it again costs no query (store/recent-tokens.ts). At most 5 s: the introspection clients refuse
+     * answers about tokens revoked in the last few seconds, which must outlast this.
+     */
+    tokenReadCacheMs: env.TOKEN_READ_CACHE_MS,
+  };
 }
 
-export interface AuthConfig {
-  /** The internal HTTP port (the gateway forwards to it); 0 picks a free one. */
-  port: number;
-  /** Port of /healthz, /readyz and /metrics. */
-  opsPort: number;
-  host: string;
-  /**
-   * The gateway's public origin without a trailing slash: the issuer and the base of every URL
-   * the service prints. Unset (embedded mode, tests): the service's own URL.
-   */
-  publicUrl: string | undefined;
-  databaseUrl: string;
-  natsUrl: string | undefined;
-  /** The auth service's own NATS user; unset: no sign-in. */
-  natsCredentials?: NatsCredentials | undefined;
-  /**
-   * The key of the gateway's proof (GATEWAY_SECRET): every path but introspection answers only
-   * requests the gateway signed, and X-Forwarded-For is believed only from them (app/gateway-only.ts).
-   * Required in the environment; undefined only for a service started in-process with no gateway
-   * in front (its own tests): then no proof is asked and no X-Forwarded-For believed.
-   */
-  gatewaySecret: string | undefined;
-  logLevel: string;
-  /** Sign oidc-provider's and our own cookies; the first signs, all verify (rotation). */
-  cookieKeys: string[];
-  /** 32 bytes; encrypts the signing keys at rest (AES-256-GCM). */
-  keyEncryptionKey: Buffer;
-  /** Keys the HMAC under which oidc-provider's record ids (tokens) are stored. */
-  tokenHashKey: string;
-  /**
-   * Tag every token issued (the first key) and verify presented ones (every key): a token of ours
-   * whose tag does not verify is refused without a lookup. Shared with the gateway and the proxy.
-   */
-  tokenTagKeys: string[];
-  /**
-   * Until when tokens without our prefix (issued before it existed) are looked up; null: never.
-   * Undefined: when the last stored one expires (store/legacy-cut-over.ts).
-   */
-  legacyTokensUntil: Date | null | undefined;
-  introspectionClients: IntrospectionClient[];
-  accessTokenTtlSeconds: number;
-  refreshTokenTtlSeconds: number;
-  /**
-   * How long an access token read for introspection is kept in memory (0: never), so asking about
-   * it again costs no query (store/recent-tokens.ts). At most 5 s: the introspection clients refuse
-   * answers about tokens revoked in the last few seconds, which must outlast this.
-   */
-  tokenReadCacheMs: number;
-}
+/** The service's configuration as its own process reads it: PUBLIC_URL required. */
+export const authConfig = defineConfig({ env: authEnv, checks: [natsCheck], from: authFrom });
+
+const embeddedAuthConfig = defineConfig({ env: embeddedAuthEnv, checks: [natsCheck], from: authFrom });
+
+export type AuthConfig = ReturnType<typeof authFrom>;
 
 export interface LoadAuthConfigOptions {
   /** The embedded stack passes PUBLIC_URL itself when it knows it; the service may then default it. */
@@ -154,28 +152,5 @@ export interface LoadAuthConfigOptions {
 }
 
 export function loadAuthConfig(env: Env, options: LoadAuthConfigOptions = {}): AuthConfig {
-  const schema = options.embedded
-    ? AuthEnv
-    : AuthEnv.extend({ PUBLIC_URL: Origin.describe('required outside embedded mode') });
-  const parsed = parseConfig(schema, env);
-  return {
-    port: parsed.PORT,
-    opsPort: parsed.OPS_PORT,
-    host: parsed.HOST,
-    publicUrl: parsed.PUBLIC_URL === undefined ? undefined : new URL(parsed.PUBLIC_URL).origin,
-    databaseUrl: parsed.DATABASE_URL,
-    natsUrl: parsed.NATS_URL,
-    natsCredentials: natsCredentialsFrom(parsed),
-    gatewaySecret: parsed.GATEWAY_SECRET,
-    logLevel: parsed.LOG_LEVEL,
-    cookieKeys: parsed.COOKIE_KEYS,
-    keyEncryptionKey: parsed.KEY_ENCRYPTION_KEY,
-    tokenHashKey: parsed.TOKEN_HASH_KEY,
-    tokenTagKeys: parsed.TOKEN_TAG_KEYS,
-    legacyTokensUntil: parsed.LEGACY_TOKENS_UNTIL,
-    introspectionClients: parsed.INTROSPECTION_CLIENTS,
-    accessTokenTtlSeconds: parsed.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTokenTtlSeconds: parsed.REFRESH_TOKEN_TTL_SECONDS,
-    tokenReadCacheMs: parsed.TOKEN_READ_CACHE_MS,
-  };
+  return (options.embedded ? embeddedAuthConfig : authConfig).parse(env);
 }

@@ -1,8 +1,9 @@
 export type { AuthConfig, IntrospectionClient, LoadAuthConfigOptions } from './config.ts';
-export { loadAuthConfig } from './config.ts';
+export { authConfig, loadAuthConfig } from './config.ts';
 export type { AuthCore } from './core.ts';
 export { endOfDay } from './dashboard/tokens-form.ts';
 export { authDatabase } from './database.ts';
+export { authService } from './definition.ts';
 export { groupedFingerprint } from './devices/device-keys.ts';
 export { deviceStatus } from './devices/device-status.ts';
 export { agentAuthBlock } from './discovery/agent-auth.ts';

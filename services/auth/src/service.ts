@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
-import type { Bus, Logger, Metrics } from '@pag/kit';
+import type { ServiceDeps } from '@pag/kit';
 import { closeServer, listen, serveEndpoints, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { authHandlerDeps } from './api/auth-handler-deps.ts';
@@ -20,13 +20,8 @@ import { authEndpoints } from './endpoints.ts';
 import { busEvents } from './events/bus-events.ts';
 import { relayEvents } from './store/event-relay.ts';
 
-export interface AuthDeps {
-  config: AuthConfig;
-  bus: Bus;
-  logger: Logger;
-  /** The process's metrics registry (shared by every service in embedded mode). */
-  metrics: Metrics;
-}
+/** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
+export type AuthDeps = ServiceDeps<AuthConfig>;
 
 export interface RunningAuth extends AsyncDisposable {
   /** Internal URL of the HTTP listener (what the gateway forwards to). */

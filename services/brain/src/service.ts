@@ -4,7 +4,7 @@
  * has no HTTP listener of its own. close() stops the subscriptions (handlers already running
  * finish) and then disconnects the database, in that order.
  */
-import type { Bus, Logger, Metrics } from '@pag/kit';
+import type { ServiceDeps } from '@pag/kit';
 import { createPrismaClient, serveEndpoints } from '@pag/kit';
 import type { BrainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
@@ -13,13 +13,8 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
 import { brainStores } from './store/mod.ts';
 
-export interface BrainDeps {
-  config: BrainConfig;
-  bus: Bus;
-  logger: Logger;
-  /** The process's metrics registry (shared by every service in embedded mode). */
-  metrics: Metrics;
-}
+/** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
+export type BrainDeps = ServiceDeps<BrainConfig>;
 
 export interface RunningBrain extends AsyncDisposable {
   close(): Promise<void>;

@@ -1,14 +1,8 @@
 /**
- * Start-up of the gateway as its own process: config, logger, bus, the public listener, the ops
- * listener (probes and metrics) and signal handling.
+ * Start-up of the gateway service as its own process (kit's runService: config, logger, ops listener,
+ * bus, the service, signal handling), from its definition.
  */
 import { runService } from '@pag/kit';
-import { loadGatewayConfig } from './config.ts';
-import { startGateway } from './service.ts';
+import { gatewayService } from './definition.ts';
 
-await runService({
-  name: 'gateway',
-  loadConfig: loadGatewayConfig,
-  start: startGateway,
-  ready: (gateway) => ({ names: gateway.publicUrl, fields: { publicUrl: gateway.publicUrl } }),
-});
+await runService(gatewayService);

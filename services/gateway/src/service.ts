@@ -8,7 +8,7 @@
 
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
+import type { ServiceDeps, Subscription } from '@pag/kit';
 import {
   closeServer,
   createPrismaClient,
@@ -27,12 +27,7 @@ import { kitIntrospector } from './pipeline/kit-introspector.ts';
 import { AuthFailureStore } from './store/auth-failures.ts';
 import { UsageStore } from './store/usage-store.ts';
 
-export interface GatewayDeps {
-  config: GatewayConfig;
-  bus: Bus;
-  logger: Logger;
-  /** The process's metrics registry (shared by every service in embedded mode). */
-  metrics: Metrics;
+export interface GatewayDeps extends ServiceDeps<GatewayConfig> {
   /** The clock of the rejected-token budget (tests move it); default: the system clock. */
   now?: () => Date;
 }

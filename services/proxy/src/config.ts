@@ -6,17 +6,20 @@
  * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
  * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
  */
-import type { Env, NatsCredentials } from '@pag/kit';
+import type { Env } from '@pag/kit';
 import {
+  databaseEnv,
+  defineConfig,
   envGatewaySecret,
-  envLogLevel,
   envMilliseconds,
+  envOrigin,
   envPort,
   envTokenTagKeys,
   envUrl,
-  natsCredentialsEnv,
-  natsCredentialsFrom,
+  natsCheck,
   parseConfig,
+  processEnv,
+  processFrom,
 } from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
@@ -54,66 +57,62 @@ const BaseUrlOverrides = z
     ),
   );
 
-const Origin = envUrl.refine((value) => {
-  const url = new URL(value);
-  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
-}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
-
-const ProxyEnv = z.object({
-  PORT: envPort(8082),
-  OPS_PORT: envPort(9092),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: Origin,
-  DATABASE_URL: envUrl,
-  NATS_URL: z.string().optional(),
-  ...natsCredentialsEnv,
-  GATEWAY_SECRET: envGatewaySecret,
-  LOG_LEVEL: envLogLevel,
-  VAULT_ENCRYPTION_KEY: VaultKey,
-  AUTH_URL: envUrl,
-  INTROSPECTION_CLIENT_ID: z.string().min(1),
-  INTROSPECTION_CLIENT_SECRET: z.string().min(1),
-  INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
-  TOKEN_TAG_KEYS: envTokenTagKeys,
-  CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
-  UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(100 * 1024 * 1024)
-    .default(10 * 1024 * 1024),
+export const proxyConfig = defineConfig({
+  env: {
+    PORT: envPort(8082),
+    ...processEnv(9092),
+    PUBLIC_URL: envOrigin,
+    ...databaseEnv,
+    GATEWAY_SECRET: envGatewaySecret,
+    VAULT_ENCRYPTION_KEY: VaultKey,
+    AUTH_URL: envUrl,
+    INTROSPECTION_CLIENT_ID: z.string().min(1),
+    INTROSPECTION_CLIENT_SECRET: z.string().min(1),
+    INTROSPECTION_CACHE_MS: envMilliseconds(5_000),
+    TOKEN_TAG_KEYS: envTokenTagKeys,
+    CONNECTOR_BASE_URLS: BaseUrlOverrides.default({}),
+    UPSTREAM_TIMEOUT_MS: envMilliseconds(8_000),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(10 * 1024 * 1024),
+  },
+  checks: [natsCheck],
+  from: (env) => ({
+    ...processFrom(env),
+    /** The HTTP port the gateway forwards /api/v1/services/* to; 0 picks a free one. */
+    port: env.PORT,
+    /** The gateway's public origin; tokens must be issued for `${publicUrl}/api/v1`. */
+    publicUrl: new URL(env.PUBLIC_URL).origin,
+    databaseUrl: env.DATABASE_URL,
+    /** Requests must carry the gateway's proof under this key (GATEWAY_SECRET; kit's gateway-proof.ts). */
+    gatewaySecret: env.GATEWAY_SECRET,
+    /** 32 bytes; encrypts vault token values (AES-256-GCM). */
+    vaultKey: env.VAULT_ENCRYPTION_KEY,
+    /** Internal URL of the auth service, for RFC 7662 introspection. */
+    authUrl: env.AUTH_URL.replace(/\/+$/, ''),
+    /**
+     * The proxy's own confidential client at the auth service; with the auth service's
+     * TOKEN_TAG_KEYS: a token whose tag verifies under none is refused at once.
+     */
+    introspection: {
+      clientId: env.INTROSPECTION_CLIENT_ID,
+      clientSecret: env.INTROSPECTION_CLIENT_SECRET,
+      cacheMs: env.INTROSPECTION_CACHE_MS,
+      tokenTagKeys: env.TOKEN_TAG_KEYS,
+    },
+    /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
+    connectorBaseUrls: env.CONNECTOR_BASE_URLS,
+    /** A connected service that has not started its answer within this long is a 504. */
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    /** Largest request body forwarded to a connected service. */
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+  }),
 });
 
-export interface ProxyConfig {
-  /** The HTTP port the gateway forwards /api/v1/services/* to; 0 picks a free one. */
-  port: number;
-  /** Port of /healthz, /readyz and /metrics. */
-  opsPort: number;
-  host: string;
-  /** The gateway's public origin; tokens must be issued for `${publicUrl}/api/v1`. */
-  publicUrl: string;
-  databaseUrl: string;
-  natsUrl: string | undefined;
-  /** The proxy's own NATS user; unset: no sign-in. */
-  natsCredentials?: NatsCredentials | undefined;
-  /** Requests must carry the gateway's proof under this key (GATEWAY_SECRET; kit's gateway-proof.ts). */
-  gatewaySecret: string;
-  logLevel: string;
-  /** 32 bytes; encrypts vault token values (AES-256-GCM). */
-  vaultKey: Buffer;
-  /** Internal URL of the auth service, for RFC 7662 introspection. */
-  authUrl: string;
-  /** The proxy's own confidential client at the auth service. */
-  /** With the auth service's TOKEN_TAG_KEYS: a token whose tag verifies under none is refused at once. */
-  introspection: { clientId: string; clientSecret: string; cacheMs: number; tokenTagKeys: string[] };
-  /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
-  connectorBaseUrls: Record<string, string>;
-  /** A connected service that has not started its answer within this long is a 504. */
-  upstreamTimeoutMs: number;
-  /** Largest request body forwarded to a connected service. */
-  bodyLimitBytes: number;
-}
+export type ProxyConfig = ReturnType<typeof proxyConfig.parse>;
 
 /**
  * VAULT_ENCRYPTION_KEY alone, for operator commands that store credentials without running the
@@ -124,27 +123,5 @@ export function loadVaultKey(env: Env): Buffer {
 }
 
 export function loadProxyConfig(env: Env): ProxyConfig {
-  const parsed = parseConfig(ProxyEnv, env);
-  return {
-    port: parsed.PORT,
-    opsPort: parsed.OPS_PORT,
-    host: parsed.HOST,
-    publicUrl: new URL(parsed.PUBLIC_URL).origin,
-    databaseUrl: parsed.DATABASE_URL,
-    natsUrl: parsed.NATS_URL,
-    natsCredentials: natsCredentialsFrom(parsed),
-    gatewaySecret: parsed.GATEWAY_SECRET,
-    logLevel: parsed.LOG_LEVEL,
-    vaultKey: parsed.VAULT_ENCRYPTION_KEY,
-    authUrl: parsed.AUTH_URL.replace(/\/+$/, ''),
-    introspection: {
-      clientId: parsed.INTROSPECTION_CLIENT_ID,
-      clientSecret: parsed.INTROSPECTION_CLIENT_SECRET,
-      cacheMs: parsed.INTROSPECTION_CACHE_MS,
-      tokenTagKeys: parsed.TOKEN_TAG_KEYS,
-    },
-    connectorBaseUrls: parsed.CONNECTOR_BASE_URLS,
-    upstreamTimeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
-    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
-  };
+  return proxyConfig.parse(env);
 }

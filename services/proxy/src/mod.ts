@@ -1,8 +1,9 @@
 export type { ProxyConfig } from './config.ts';
-export { loadProxyConfig, loadVaultKey } from './config.ts';
+export { loadProxyConfig, loadVaultKey, proxyConfig } from './config.ts';
 export type { ConnectorDefinition, CredentialPlacement } from './connectors/catalogue.ts';
 export { CONNECTORS } from './connectors/catalogue.ts';
 export { proxyDatabase } from './database.ts';
+export { proxyService } from './definition.ts';
 export type { ApiKeyConnectionInput } from './domain/api-key-input.ts';
 export type { OpenProxyStoreOptions, ProxyStore, StoredConnection } from './operator/store-api-key.ts';
 export { openProxyStore, storeApiKeyConnection } from './operator/store-api-key.ts';

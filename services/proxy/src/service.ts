@@ -8,7 +8,7 @@
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { Bus, Logger, Metrics, Subscription } from '@pag/kit';
+import type { ServiceDeps, Subscription } from '@pag/kit';
 import { closeServer, createPrismaClient, IntrospectionClient, listen, serveEndpoints } from '@pag/kit';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
@@ -18,13 +18,8 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
 import { VaultStore } from './store/vault-store.ts';
 
-export interface ProxyDeps {
-  config: ProxyConfig;
-  bus: Bus;
-  logger: Logger;
-  /** The process's metrics registry (shared by every service in embedded mode). */
-  metrics: Metrics;
-}
+/** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
+export type ProxyDeps = ServiceDeps<ProxyConfig>;
 
 export interface RunningProxy extends AsyncDisposable {
   /** Internal URL of the HTTP listener (the gateway's PROXY_URL). */

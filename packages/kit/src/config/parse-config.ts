@@ -36,6 +36,12 @@ export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(
 
 export const envUrl = z.url({ message: 'must be an absolute URL' });
 
+/** An origin (PUBLIC_URL of the gateway): scheme, host and port, no path, query or fragment. */
+export const envOrigin = envUrl.refine((value) => {
+  const url = new URL(value);
+  return url.pathname.replace(/\/+$/, '') === '' && url.search === '' && url.hash === '';
+}, 'must be an origin such as https://gateway.example.com (no path, query or fragment)');
+
 export const envLogLevel = z
   .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   .default('info');

@@ -3,6 +3,6 @@
  * runMigrateCommand: DATABASE_URL and LOG_LEVEL only).
  */
 import { runMigrateCommand } from '@pag/kit';
-import { authDatabase } from '../database.ts';
+import { authService } from '../definition.ts';
 
-await runMigrateCommand('auth', authDatabase);
+await runMigrateCommand(authService);

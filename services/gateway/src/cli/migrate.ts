@@ -1,8 +1,8 @@
 /**
- * `pnpm --filter @pag/gateway migrate`: applies the gateway's SQL migrations to DATABASE_URL (kit's
+ * `pnpm --filter @pag/gateway migrate`: applies the gateway service's SQL migrations to DATABASE_URL (kit's
  * runMigrateCommand: DATABASE_URL and LOG_LEVEL only).
  */
 import { runMigrateCommand } from '@pag/kit';
-import { gatewayDatabase } from '../database.ts';
+import { gatewayService } from '../definition.ts';
 
-await runMigrateCommand('gateway', gatewayDatabase);
+await runMigrateCommand(gatewayService);

@@ -3,6 +3,6 @@
  * runMigrateCommand: DATABASE_URL and LOG_LEVEL only).
  */
 import { runMigrateCommand } from '@pag/kit';
-import { proxyDatabase } from '../database.ts';
+import { proxyService } from '../definition.ts';
 
-await runMigrateCommand('proxy', proxyDatabase);
+await runMigrateCommand(proxyService);
