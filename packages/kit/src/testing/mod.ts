@@ -1,4 +1,8 @@
 export { freePort } from '../net/free-port.ts';
+export type { EventuallyOptions } from './eventually.ts';
+export { eventually } from './eventually.ts';
+export type { FakeAuthArrival, IssuedToken } from './fake-auth-server.ts';
+export { FakeAuthServer, TEST_INTROSPECTION_CLIENT, TEST_TOKEN_TAG_KEY } from './fake-auth-server.ts';
 export { gatewayHeaders, TEST_GATEWAY_SECRET } from './gateway-proof.ts';
 export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';

@@ -7,21 +7,26 @@ import { randomBytes } from 'node:crypto';
 import type { Env } from '@pag/kit';
 import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  startTestPostgres,
+  TEST_GATEWAY_SECRET,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { loadProxyConfig } from '../../src/config.ts';
 import { proxyDatabase } from '../../src/database.ts';
 import type { ProxyStore } from '../../src/operator/store-api-key.ts';
 import { openProxyStore } from '../../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../../src/service.ts';
 import { startProxy } from '../../src/service.ts';
-import { FakeAuth, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth.ts';
 
 export const PUBLIC_URL = 'http://gateway.test';
 export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
 
 export interface TestProxy extends AsyncDisposable {
   proxy: RunningProxy;
-  auth: FakeAuth;
+  auth: FakeAuthServer;
   bus: MemoryBus;
   postgres: TestPostgres;
   /** The operator's view of the same data, with the same vault key. */
@@ -33,7 +38,7 @@ export interface TestProxy extends AsyncDisposable {
 
 export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
   const postgres = await startTestPostgres();
-  const auth = await FakeAuth.start();
+  const auth = await FakeAuthServer.start();
   const logger = createLogger({ service: 'proxy', level: 'silent' });
   const bus = new MemoryBus({ logger });
   const vaultKey = randomBytes(32);
@@ -46,10 +51,10 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       DATABASE_URL: postgres.url,
       VAULT_ENCRYPTION_KEY: vaultKey.toString('base64'),
       AUTH_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+      INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
-      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
+      TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
       ...env,
     };
     const start = (more: Env) =>
