@@ -10,3 +10,5 @@ export { openConnections, openConnectionsOnceClosed } from './open-connections.t
 export type { TestPostgres } from './postgres.ts';
 export { startTestPostgres } from './postgres.ts';
 export { tableDigests } from './table-digests.ts';
+export type { TestBroker, TestBrokerOptions, TestBusKind } from './test-broker.ts';
+export { startTestBroker, TEST_BUS_VARIABLE, testBusKind } from './test-broker.ts';

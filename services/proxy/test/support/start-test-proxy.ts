@@ -1,14 +1,17 @@
 /**
  * A proxy service for tests that drive it from outside: a fresh PostgreSQL with the proxy's
- * migrations, a stand-in auth service for introspection, the in-memory bus, and the service on
- * a free loopback port. Everything stops (by its own handle) on dispose.
+ * migrations, a stand-in auth service for introspection, a broker (the in-memory one, or a real
+ * nats-server when the test run chose it: startTestBroker) with each proxy on its own connection
+ * and the test on another (the gateway's place), and the service on a free loopback port.
+ * Everything stops (by its own handle) on dispose.
  */
 import { randomBytes } from 'node:crypto';
-import type { Env } from '@pag/kit';
-import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
+import type { Bus, Env } from '@pag/kit';
+import { applyMigrations, createLogger, createMetrics } from '@pag/kit';
+import type { TestBroker, TestPostgres } from '@pag/kit/testing';
 import {
   FakeAuthServer,
+  startTestBroker,
   startTestPostgres,
   TEST_GATEWAY_SECRET,
   TEST_INTROSPECTION_CLIENT,
@@ -27,7 +30,10 @@ export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
 export interface TestProxy extends AsyncDisposable {
   proxy: RunningProxy;
   auth: FakeAuthServer;
-  bus: MemoryBus;
+  /** The broker the proxies and the test are connected to (memory or nats, as the test run chose). */
+  broker: TestBroker;
+  /** The test's own connection to the broker (the gateway's place). */
+  bus: Bus;
   postgres: TestPostgres;
   /** The operator's view of the same data, with the same vault key. */
   operator: ProxyStore;
@@ -40,9 +46,11 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
   const postgres = await startTestPostgres();
   const auth = await FakeAuthServer.start();
   const logger = createLogger({ service: 'proxy', level: 'silent' });
-  const bus = new MemoryBus({ logger });
   const vaultKey = randomBytes(32);
+  let broker: TestBroker | undefined;
   try {
+    broker = await startTestBroker({ logger });
+    const bus = await broker.connect('gateway');
     await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
     const baseEnv: Env = {
       PORT: '0',
@@ -57,10 +65,11 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
       ...env,
     };
-    const start = (more: Env) =>
+    const { connect } = broker;
+    const start = async (more: Env) =>
       startProxy({
         config: loadProxyConfig({ ...baseEnv, ...more }),
-        bus,
+        bus: await connect('proxy'),
         logger,
         metrics: createMetrics({ defaultMetrics: false }),
       });
@@ -70,6 +79,7 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
     return {
       proxy,
       auth,
+      broker,
       bus,
       postgres,
       operator,
@@ -83,13 +93,13 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
         for (const other of others) await other.close();
         await proxy.close();
         await operator.close();
-        await bus.close();
+        await broker?.close();
         await auth[Symbol.asyncDispose]();
         await postgres.stop();
       },
     };
   } catch (error) {
-    await bus.close();
+    await broker?.close();
     await auth[Symbol.asyncDispose]();
     await postgres.stop();
     throw error;
