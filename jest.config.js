@@ -18,9 +18,9 @@ const project = {
   testTimeout: 30_000,
 };
 
-// Every test once, on the in-memory bus where a test does not choose; the suites of the services
-// that serve the bus run a second time on a real nats-server, one per test file (their support
-// code asks startTestBroker, which reads PAG_TEST_BUS). See docs/adr/0035-service-suites-on-both-buses.md.
+// Every test once, on the in-memory bus where a test does not choose; the bus suites of the brain
+// and the proxy run a second time on a real nats-server, one per test file (their support code
+// asks startTestBroker, which reads PAG_TEST_BUS). See docs/adr/0035-service-suites-on-both-buses.md.
 const config = {
   projects: [
     {
@@ -31,6 +31,9 @@ const config = {
       ...project,
       displayName: 'nats',
       testMatch: ['<rootDir>/services/{brain,proxy}/test/**/*.test.ts'],
+      // No bus in these: the schema checks, and the proxy's HTTP forwarding (its bus part, the
+      // listings, is in listings.test.ts).
+      testPathIgnorePatterns: ['/schema\\.test\\.ts$', '/services/proxy/test/forwarding\\.test\\.ts$'],
       setupFiles: ['<rootDir>/packages/kit/src/testing/on-nats.setup.ts'],
     },
   ],

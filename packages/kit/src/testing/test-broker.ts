@@ -12,6 +12,7 @@ import { MemoryBus } from '../bus/memory-bus.ts';
 import { NatsBus } from '../bus/nats-bus.ts';
 import type { Bus } from '../bus/types.ts';
 import type { Logger } from '../log/logger.ts';
+import type { NatsServer } from './nats-server.ts';
 import { startNatsServer } from './nats-server.ts';
 
 export type TestBusKind = 'memory' | 'nats';
@@ -27,8 +28,8 @@ export function testBusKind(env: NodeJS.ProcessEnv = process.env): TestBusKind {
 
 export interface TestBroker extends AsyncDisposable {
   readonly kind: TestBusKind;
-  /** nats://… for a nats-server; undefined for the in-memory broker. */
-  readonly url: string | undefined;
+  /** The nats-server behind a `nats` broker (its url, its pid); undefined for the in-memory one. */
+  readonly natsServer: NatsServer | undefined;
   /** A new connection; `name` is the one a service would connect with (it names its inbox). */
   connect(name: string): Promise<Bus>;
   close(): Promise<void>;
@@ -57,7 +58,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
     const close = closeConnections;
     return {
       kind,
-      url: undefined,
+      natsServer: undefined,
       connect: async (_name) => opened(new MemoryBus({ broker, logger })),
       close,
       [Symbol.asyncDispose]: close,
@@ -71,7 +72,7 @@ export async function startTestBroker(options: TestBrokerOptions = {}): Promise<
   };
   return {
     kind,
-    url: server.url,
+    natsServer: server,
     connect: async (name) => opened(await NatsBus.connect({ url: server.url, name, logger })),
     close,
     [Symbol.asyncDispose]: close,
