@@ -52,7 +52,10 @@ export function testConfig(databaseUrl: string): BrainConfig {
     databaseUrl,
     natsUrl: undefined,
     logLevel: 'silent',
-    authTimeoutMs: 300,
+    // Long enough for 12 concurrent reads to reach both replicas on a loaded machine before the
+    // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
+    // waits this long once.
+    authTimeoutMs: 2_000,
   };
 }
 
