@@ -15,7 +15,6 @@ const project = {
       },
     ],
   },
-  testTimeout: 30_000,
 };
 
 // Every test once, on the in-memory bus where a test does not choose; the bus suites of the brain
@@ -38,6 +37,7 @@ const config = {
     },
   ],
   maxWorkers: 2,
+  testTimeout: 30_000,
 };
 
 export default config;
