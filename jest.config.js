@@ -2,7 +2,7 @@
 // and node runs with --experimental-vm-modules (see docs/adr/0003-jest-native-esm-with-swc.md).
 /** @type {import("jest").Config} */
 
-const config = {
+const project = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
@@ -15,7 +15,27 @@ const config = {
       },
     ],
   },
-  testMatch: ['<rootDir>/{packages,services}/*/{src,test}/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+};
+
+// Every test once, on the in-memory bus where a test does not choose; the bus suites of the brain
+// and the proxy run a second time on a real nats-server, one per test file (their support code
+// asks startTestBroker, which reads PAG_TEST_BUS). See docs/adr/0035-service-suites-on-both-buses.md.
+const config = {
+  projects: [
+    {
+      ...project,
+      testMatch: ['<rootDir>/{packages,services}/*/{src,test}/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    },
+    {
+      ...project,
+      displayName: 'nats',
+      testMatch: ['<rootDir>/services/{brain,proxy}/test/**/*.test.ts'],
+      // No bus in these: the schema checks, and the proxy's HTTP forwarding (its bus part, the
+      // listings, is in listings.test.ts).
+      testPathIgnorePatterns: ['/schema\\.test\\.ts$', '/services/proxy/test/forwarding\\.test\\.ts$'],
+      setupFiles: ['<rootDir>/packages/kit/src/testing/on-nats.setup.ts'],
+    },
+  ],
   maxWorkers: 2,
   testTimeout: 30_000,
 };

@@ -55,7 +55,7 @@ describe('brain.identity.get', () => {
     t.auth.hold();
     const reads = Array.from({ length: 12 }, () => identity(accountId));
     // Every read is waiting for auth before any is answered: each replica asked at most once.
-    while (t.auth.asked.filter((id) => id === accountId).length < 2) await new Promise(setImmediate);
+    await t.auth.untilAsked(accountId, 2);
     t.auth.release();
     const answers = await Promise.all(reads);
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);

@@ -13,9 +13,8 @@
  * LOAD_BUS=memory runs the gateway without NATS_URL (the embedded in-memory bus).
  */
 import { applyMigrations } from '@pag/kit';
-import { startNatsServer, startTestPostgres } from '@pag/kit/testing';
+import { FakeAuthServer, startNatsServer, startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService } from './fake-auth-service.ts';
 import type { LoadScenario } from './load-gateway.ts';
 import { LOAD_MAIN, LOAD_PUBLIC_URL, measureScenarios, startLoadGateway } from './load-gateway.ts';
 
@@ -27,7 +26,7 @@ const PUBLIC_URL = LOAD_PUBLIC_URL;
 await using postgres = await startTestPostgres();
 await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
 await using nats = useNats ? await startNatsServer() : undefined;
-await using auth = await FakeAuthService.start();
+await using auth = await FakeAuthServer.start();
 const exp = Math.floor(Date.now() / 1000) + 3600;
 auth.tokens.set('load-token', {
   active: true,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AuditStream, ErrorBody } from '@pag/contracts';
 import { createLogger, createMetrics, NatsBus } from '@pag/kit';
 import type { NatsServer } from '@pag/kit/testing';
-import { startNatsServer } from '@pag/kit/testing';
+import { eventually, startNatsServer } from '@pag/kit/testing';
 import { loadGatewayConfig } from '../src/config.ts';
 import { AUDIT_ACK_TIMEOUT_MS, auditStreamDefinition } from '../src/pipeline/audit.ts';
 import type { RunningGateway } from '../src/service.ts';
@@ -96,18 +96,10 @@ describe('the AUDIT stream on JetStream', () => {
 
   test('no connection to NATS: refused at once, before the request runs', async () => {
     await nats.stop();
-    await waitUntil(() => !bus.isReady());
+    // The client notices a closed server on its own schedule.
+    await eventually(() => !bus.isReady(), { what: 'the bus notices the server is gone' });
     const startedAt = performance.now();
     await expectUnrecorded(await fetch(`${url}/api/v1/`));
     expect(performance.now() - startedAt).toBeLessThan(AUDIT_ACK_TIMEOUT_MS);
   });
 });
-
-/** The client notices a closed server on its own schedule; poll its state, bounded. */
-async function waitUntil(done: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

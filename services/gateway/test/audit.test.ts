@@ -8,10 +8,14 @@ import type { AuditEvent } from '@pag/contracts';
 import { ErrorBody } from '@pag/contracts';
 import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  startTestPostgres,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
 import { AuditLog } from './audit-log.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -20,7 +24,7 @@ const ACCOUNT = '00000000-0000-4000-8000-0000000000a1';
 const exp = Math.floor(Date.now() / 1000) + 3600;
 
 let postgres: TestPostgres;
-let auth: FakeAuthService;
+let auth: FakeAuthServer;
 let gateway: TestGateway;
 let log: AuditLog;
 
@@ -44,15 +48,15 @@ function issue(token: string, claims: Record<string, unknown>): void {
 beforeAll(async () => {
   postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  auth = await FakeAuthService.start();
+  auth = await FakeAuthServer.start();
   gateway = await startTestGateway({
     PUBLIC_URL,
     AUTH_URL: auth.url,
     DATABASE_URL: postgres.url,
     BODY_LIMIT_BYTES: '1024',
-    INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-    INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+    INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+    TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+    INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
   });
   log = await AuditLog.follow(gateway.bus);
   issue('good-token', { scope: 'read' });

@@ -2,19 +2,18 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody, GATEWAY_PROOF_HEADER } from '@pag/contracts';
 import { signGatewayRequest, verifyGatewayRequest } from '@pag/kit';
-import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
-import { FakeAuthService } from './fake-auth-service.ts';
+import { FakeAuthServer, freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
 const PUBLIC_URL = 'https://gw.example';
 /** Only the timeout test's own gateway waits this little: every other test's auth service answers. */
 const SHORT_DISPATCH_TIMEOUT_MS = '300';
-let auth: FakeAuthService;
+let auth: FakeAuthServer;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  auth = await FakeAuthService.start();
+  auth = await FakeAuthServer.start();
   // The default dispatch timeout (10 s): a 3 MiB body or a slow first request on a loaded machine
   // is not "an auth service that does not answer in time".
   gateway = await startTestGateway({ PUBLIC_URL, AUTH_URL: auth.url });

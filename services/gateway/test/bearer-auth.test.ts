@@ -3,9 +3,14 @@ import type { TokenRevokedEvent } from '@pag/contracts';
 import { AppError, BrainSubjects, ErrorBody, EventSubjects, TokenCapabilities } from '@pag/contracts';
 import { applyMigrations, TokenTags, tokenSha256 } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { freePort, startTestPostgres } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  freePort,
+  startTestPostgres,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -13,20 +18,20 @@ const PUBLIC_URL = 'https://gw.example';
 const AUDIENCE = `${PUBLIC_URL}/api/v1`;
 const METADATA = `resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1"`;
 const introspectionEnv = {
-  INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-  TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-  INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+  INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+  TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+  INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
 };
 
 let postgres: TestPostgres;
-let auth: FakeAuthService;
+let auth: FakeAuthServer;
 let gateway: TestGateway;
 const exp = Math.floor(Date.now() / 1000) + 3600;
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  auth = await FakeAuthService.start();
+  auth = await FakeAuthServer.start();
   gateway = await startTestGateway({
     PUBLIC_URL,
     AUTH_URL: auth.url,
@@ -109,7 +114,7 @@ describe('401 under /api/v1', () => {
 });
 
 describe('tokens of ours are read before anything else', () => {
-  const tags = new TokenTags([TOKEN_TAG_KEY]);
+  const tags = new TokenTags([TEST_TOKEN_TAG_KEY]);
   const flipTag = (token: string) =>
     `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
 

@@ -7,11 +7,15 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
 import { createLogger, createMetrics, MemoryBus } from '@pag/kit';
-import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
+import {
+  freePort,
+  TEST_GATEWAY_SECRET,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { loadGatewayConfig } from '../src/config.ts';
 import type { RunningGateway } from '../src/service.ts';
 import { startGateway } from '../src/service.ts';
-import { INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import type { TokenGateway } from './start-token-gateway.ts';
 import { PUBLIC_URL, startTokenGateway } from './start-token-gateway.ts';
@@ -168,9 +172,9 @@ describe('secrets are never echoed', () => {
       AUTH_URL: authUrl,
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
       DATABASE_URL: stack.postgres.url,
-      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+      TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+      INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
       DISPATCH_TIMEOUT_MS: '500',
     });
     const running = await startGateway({

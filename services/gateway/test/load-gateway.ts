@@ -5,12 +5,16 @@
  * after a warm-up.
  */
 import { fileURLToPath } from 'node:url';
-import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
+import {
+  freePort,
+  TEST_GATEWAY_SECRET,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import type { ReadyProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
 import type { Measurement } from '../../../bench/measure.ts';
 import { measure } from '../../../bench/measure.ts';
-import { INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 
 /** The entry point under load (printed with the figures). */
 export const LOAD_MAIN =
@@ -35,9 +39,9 @@ export async function startLoadGateway(options: {
       DATABASE_URL: options.databaseUrl,
       AUTH_URL: options.authUrl,
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
-      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+      TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+      INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
       ...(options.natsUrl !== undefined && { NATS_URL: options.natsUrl }),
     },
   });

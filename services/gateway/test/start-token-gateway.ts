@@ -5,9 +5,13 @@
  */
 import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  startTestPostgres,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway, TestGatewayOptions } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -15,7 +19,7 @@ export const PUBLIC_URL = 'https://gw.example';
 
 export interface TokenGateway extends AsyncDisposable {
   gateway: TestGateway;
-  auth: FakeAuthService;
+  auth: FakeAuthServer;
   postgres: TestPostgres;
   /** Another gateway on the same database and auth service, e.g. with other settings. */
   startAnother(env?: Record<string, string>, options?: TestGatewayOptions): Promise<TestGateway>;
@@ -29,15 +33,15 @@ export async function startTokenGateway(
 ): Promise<TokenGateway> {
   const postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  const auth = await FakeAuthService.start();
+  const auth = await FakeAuthServer.start();
   const others: TestGateway[] = [];
   const baseEnv = {
     PUBLIC_URL,
     AUTH_URL: auth.url,
     DATABASE_URL: postgres.url,
-    INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-    TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-    INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+    INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+    TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+    INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
   };
   const gateway = await startTestGateway({ ...baseEnv, ...env }, options);
   const exp = Math.floor(Date.now() / 1000) + 3600;

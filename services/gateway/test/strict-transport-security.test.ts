@@ -5,15 +5,15 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { FakeAuthService } from './fake-auth-service.ts';
+import { FakeAuthServer } from '@pag/kit/testing';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
-let auth: FakeAuthService;
+let auth: FakeAuthServer;
 let https: TestGateway;
 let http: TestGateway;
 beforeAll(async () => {
-  auth = await FakeAuthService.start();
+  auth = await FakeAuthServer.start();
   https = await startTestGateway({ PUBLIC_URL: 'https://gw.example', AUTH_URL: auth.url });
   http = await startTestGateway({ PUBLIC_URL: 'http://gw.example', AUTH_URL: auth.url });
 });

@@ -9,9 +9,14 @@ import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
 import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
-import { freePort, startTestPostgres } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  freePort,
+  startTestPostgres,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth-service.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -21,7 +26,7 @@ const OTHER_OWNER = '00000000-0000-4000-8000-00000000000b';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
 
 let postgres: TestPostgres;
-let auth: FakeAuthService;
+let auth: FakeAuthServer;
 let gateway: TestGateway;
 let replica: TestGateway;
 const exp = Math.floor(Date.now() / 1000) + 3600;
@@ -30,15 +35,15 @@ const gatewayEnv = () => ({
   PUBLIC_URL,
   AUTH_URL: auth.url,
   DATABASE_URL: postgres.url,
-  INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-  TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-  INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+  INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+  TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
+  INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
 });
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  auth = await FakeAuthService.start();
+  auth = await FakeAuthServer.start();
   gateway = await startTestGateway(gatewayEnv());
   replica = await startTestGateway(gatewayEnv());
 });

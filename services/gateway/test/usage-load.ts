@@ -12,9 +12,8 @@
  * src/generated), to compare before and after on the same machine in the same minute.
  */
 import { applyMigrations } from '@pag/kit';
-import { startTestPostgres } from '@pag/kit/testing';
+import { FakeAuthServer, startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../src/database.ts';
-import { FakeAuthService } from './fake-auth-service.ts';
 import type { LoadScenario } from './load-gateway.ts';
 import { LOAD_MAIN, LOAD_PUBLIC_URL, measureScenarios, startLoadGateway } from './load-gateway.ts';
 
@@ -24,7 +23,7 @@ const PUBLIC_URL = LOAD_PUBLIC_URL;
 
 await using postgres = await startTestPostgres();
 await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-await using auth = await FakeAuthService.start();
+await using auth = await FakeAuthServer.start();
 const exp = Math.floor(Date.now() / 1000) + 3600;
 const claims = (clientId: string) => ({
   active: true,

@@ -12,10 +12,15 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
 import { createPrismaClient, MAX_SKEW_SECONDS, signGatewayRequest, TokenTags } from '@pag/kit';
-import { freePort, gatewayHeaders, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
+import {
+  eventually,
+  freePort,
+  gatewayHeaders,
+  TEST_GATEWAY_SECRET,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
-import { TOKEN_TAG_KEY } from './support/fake-auth.ts';
 import type { Arrival } from './support/fake-upstream.ts';
 import { FakeUpstream, MiB } from './support/fake-upstream.ts';
 import { httpCall } from './support/http-call.ts';
@@ -201,8 +206,10 @@ describe('a connected service', () => {
     });
     expect(answer.status).toBe(201);
     expect(lastArrival().url).toBe('/slack/conversations.list');
-    const deadline = Date.now() + 5_000;
-    while ((await tokenOf())?.lastUsedAt === null && Date.now() < deadline) await new Promise(setImmediate);
+    await eventually(async () => (await tokenOf())?.lastUsedAt !== null, {
+      what: 'the use is recorded',
+      timeoutMs: 5_000,
+    });
     expect((await tokenOf())?.lastUsedAt).toEqual(expect.any(String));
   });
 });
@@ -225,7 +232,7 @@ describe('refusals', () => {
   });
 
   test('a token of ours with a flipped tag character: 401 invalid_token without introspection', async () => {
-    const tags = new TokenTags([TOKEN_TAG_KEY]);
+    const tags = new TokenTags([TEST_TOKEN_TAG_KEY]);
     const token = tags.mint('dashboard');
     const forged = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
     stack.auth.issue(token, { accountId: owner, scopes: ['full'], audience: API_AUDIENCE });
@@ -344,9 +351,11 @@ describe('refusals', () => {
       'SERVICE_NOT_CONNECTED',
     );
     expect(error.hint).toContain('reconnect');
-    const deadline = Date.now() + 5_000;
     const statusOf = async () => (await stack.operator.listConnections(account))[0]?.status;
-    while ((await statusOf()) !== 'expired' && Date.now() < deadline) await new Promise(setImmediate);
+    await eventually(async () => (await statusOf()) === 'expired', {
+      what: 'the connection is marked expired',
+      timeoutMs: 5_000,
+    });
     expect(await statusOf()).toBe('expired');
   });
 

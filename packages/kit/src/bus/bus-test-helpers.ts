@@ -1,7 +1,8 @@
 /**
  * Small helpers for bus tests that wait for events instead of time: a deferred, a collector that
  * resolves once it holds N items, unique names so tests sharing one server never meet, and a
- * barrier that proves earlier messages have been delivered.
+ * barrier that proves earlier messages have been delivered. A state with no event (such as
+ * isReady()) is polled with eventually() from the testing module.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@pag/contracts';
@@ -93,16 +94,4 @@ export async function barrier(publisher: Bus, receivers: Bus[]): Promise<void> {
   await publisher.publish(subject, null);
   await arrived.atLeast(receivers.length);
   await Promise.all(subscriptions.map((s) => s.close()));
-}
-
-/**
- * Polls a state that has no event (such as isReady()) until it holds; fails with `what` after
- * `timeoutMs`. Only for such states: anything that emits an event is awaited instead.
- */
-export async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -4,8 +4,8 @@
  * it still closes when the server is gone.
  */
 import { describe, expect, test } from '@jest/globals';
+import { eventually } from '../testing/eventually.ts';
 import { startNatsServer } from '../testing/nats-server.ts';
-import { until } from './bus-test-helpers.ts';
 import { NatsBus } from './nats-bus.ts';
 
 describe('NatsBus', () => {
@@ -16,11 +16,11 @@ describe('NatsBus', () => {
     expect(service.isReady()).toBe(true);
 
     await first.stop();
-    await until(() => !service.isReady(), 'the bus notices the server is gone');
+    await eventually(() => !service.isReady(), { what: 'the bus notices the server is gone' });
 
     const second = await startNatsServer({ port: first.port });
     try {
-      await until(() => service.isReady(), 'the bus reconnects');
+      await eventually(() => service.isReady(), { what: 'the bus reconnects' });
       const client = await NatsBus.connect({ url: second.url, name: 'restart-client' });
       await expect(client.request('restart.double', 21, { timeoutMs: 2_000 })).resolves.toBe(42);
       await client.close();
@@ -29,7 +29,7 @@ describe('NatsBus', () => {
     }
 
     // Shutting down while NATS is unreachable finishes instead of waiting for it.
-    await until(() => !service.isReady(), 'the bus notices the server is gone again');
+    await eventually(() => !service.isReady(), { what: 'the bus notices the server is gone again' });
     await service.close();
     expect(service.isReady()).toBe(false);
   });

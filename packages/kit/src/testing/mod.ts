@@ -1,4 +1,8 @@
 export { freePort } from '../net/free-port.ts';
+export type { EventuallyOptions } from './eventually.ts';
+export { eventually } from './eventually.ts';
+export type { FakeAuthArrival, IssuedToken } from './fake-auth-server.ts';
+export { FakeAuthServer, TEST_INTROSPECTION_CLIENT, TEST_TOKEN_TAG_KEY } from './fake-auth-server.ts';
 export { gatewayHeaders, TEST_GATEWAY_SECRET } from './gateway-proof.ts';
 export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';
@@ -6,3 +10,5 @@ export { openConnections, openConnectionsOnceClosed } from './open-connections.t
 export type { TestPostgres } from './postgres.ts';
 export { startTestPostgres } from './postgres.ts';
 export { tableDigests } from './table-digests.ts';
+export type { TestBroker, TestBrokerOptions, TestBusKind } from './test-broker.ts';
+export { startTestBroker, TEST_BUS_VARIABLE, testBusKind } from './test-broker.ts';

@@ -18,6 +18,7 @@ export class FakeAuth implements AsyncDisposable {
   #held: Promise<void> | undefined;
   #release: (() => void) | undefined;
   #subscription: Subscription | undefined;
+  readonly #askWaiters: { accountId: string; times: number; arrived: () => void }[] = [];
 
   static async start(bus: Bus): Promise<FakeAuth> {
     const fake = new FakeAuth();
@@ -32,6 +33,12 @@ export class FakeAuth implements AsyncDisposable {
     const accountId = randomUUID();
     this.accounts.set(accountId, { accountId, email, plan: 'free', createdAt: new Date().toISOString() });
     return accountId;
+  }
+
+  /** Resolves once `accountId` has been asked for `times` times in all (answered or held). */
+  untilAsked(accountId: string, times: number): Promise<void> {
+    if (this.#timesAsked(accountId) >= times) return Promise.resolve();
+    return new Promise((arrived) => this.#askWaiters.push({ accountId, times, arrived }));
   }
 
   /** Answers wait until release() from now on. */
@@ -55,9 +62,18 @@ export class FakeAuth implements AsyncDisposable {
     return this.close();
   }
 
+  #timesAsked(accountId: string): number {
+    return this.asked.filter((id) => id === accountId).length;
+  }
+
   async #answer(data: unknown): Promise<unknown> {
     const { accountId } = OwnerAccountQuery.parse(data);
     this.asked.push(accountId);
+    for (const waiter of [...this.#askWaiters]) {
+      if (this.#timesAsked(waiter.accountId) < waiter.times) continue;
+      this.#askWaiters.splice(this.#askWaiters.indexOf(waiter), 1);
+      waiter.arrived();
+    }
     await this.#held;
     if (this.replyOverride !== undefined) return this.replyOverride(accountId);
     const account = this.accounts.get(accountId);

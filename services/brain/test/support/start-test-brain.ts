@@ -1,16 +1,17 @@
 /**
- * For the brain's integration tests: a real PostgreSQL with the brain's migrations, an in-memory
- * broker with the brain on one connection, a fake auth service (auth.account.get) on another and
- * the test's own connection to ask from, as the gateway would (identity in headers). A client on
+ * For the brain's integration tests: a real PostgreSQL with the brain's migrations, a broker (the
+ * in-memory one, or a real nats-server when the test run chose it: startTestBroker) with the
+ * brain on one connection, a fake auth service (auth.account.get) on another and the test's own
+ * connection to ask from, as the gateway would (identity in headers). A client on
  * the same database puts in what no endpoint writes yet (personas, documents) and looks at what
  * rests there. close() stops all of it; the database by the pid the helper got.
  */
 import type { DispatchRequest } from '@pag/contracts';
 import { MessageHeaders } from '@pag/contracts';
-import type { Logger } from '@pag/kit';
-import { applyMigrations, createLogger, createMetrics, createPrismaClient, MemoryBus } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres } from '@pag/kit/testing';
+import type { Bus, Logger } from '@pag/kit';
+import { applyMigrations, createLogger, createMetrics, createPrismaClient } from '@pag/kit';
+import type { TestBroker, TestPostgres } from '@pag/kit/testing';
+import { startTestBroker, startTestPostgres } from '@pag/kit/testing';
 import type { BrainConfig } from '../../src/config.ts';
 import { brainDatabase } from '../../src/database.ts';
 import { PrismaClient } from '../../src/generated/prisma/client.ts';
@@ -30,8 +31,10 @@ export interface TestBrain extends AsyncDisposable {
   readonly auth: FakeAuth;
   readonly db: PrismaClient;
   readonly postgres: TestPostgres;
+  /** The broker everything here is connected to (memory or nats, as the test run chose). */
+  readonly broker: TestBroker;
   /** The test's own connection to the broker (the gateway's place). */
-  readonly bus: MemoryBus;
+  readonly bus: Bus;
   readonly config: BrainConfig;
   /** Asks the brain as the gateway does: a DispatchRequest with the caller in headers. */
   ask<R = unknown>(subject: string, caller: Caller, request?: Partial<DispatchRequest>): Promise<R>;
@@ -49,7 +52,10 @@ export function testConfig(databaseUrl: string): BrainConfig {
     databaseUrl,
     natsUrl: undefined,
     logLevel: 'silent',
-    authTimeoutMs: 300,
+    // Long enough for 12 concurrent reads to reach both replicas on a loaded machine before the
+    // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
+    // waits this long once.
+    authTimeoutMs: 2_000,
   };
 }
 
@@ -65,26 +71,27 @@ export function callerHeaders(caller: Caller): Record<string, string> {
 
 export async function startTestBrain(): Promise<TestBrain> {
   const postgres = await startTestPostgres();
-  const bus = new MemoryBus({ logger });
-  const closers: (() => Promise<void>)[] = [() => postgres.stop(), () => bus.close()];
+  const closers: (() => Promise<void>)[] = [() => postgres.stop()];
   const close = async () => {
     for (const closer of closers.splice(0).reverse()) await closer();
   };
   try {
+    // Closes every connection below once the services on them have closed (closers run in reverse).
+    const broker = await startTestBroker({ logger });
+    closers.push(() => broker.close());
+    const bus = await broker.connect('gateway');
     await applyMigrations({ databaseUrl: postgres.url, ...brainDatabase });
     const db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: brainDatabase.schema });
     closers.push(() => db.$disconnect());
     const config = testConfig(postgres.url);
     const metrics = createMetrics({ defaultMetrics: false });
     const startReplica = async () => {
-      const replicaBus = bus.peer();
-      closers.push(() => replicaBus.close());
+      const replicaBus = await broker.connect('brain');
       const replica = await startBrain({ config, bus: replicaBus, logger, metrics });
       closers.push(() => replica.close());
       return replica;
     };
-    const authBus = bus.peer();
-    closers.push(() => authBus.close());
+    const authBus = await broker.connect('auth');
     const auth = await FakeAuth.start(authBus);
     closers.push(() => auth.close());
     const brain = await startReplica();
@@ -93,6 +100,7 @@ export async function startTestBrain(): Promise<TestBrain> {
       auth,
       db,
       postgres,
+      broker,
       bus,
       config,
       ask: (subject, caller, request = {}) =>

@@ -1,28 +1,39 @@
 /**
  * A proxy service for tests that drive it from outside: a fresh PostgreSQL with the proxy's
- * migrations, a stand-in auth service for introspection, the in-memory bus, and the service on
- * a free loopback port. Everything stops (by its own handle) on dispose.
+ * migrations, a stand-in auth service for introspection, a broker (the in-memory one, or a real
+ * nats-server when the test run chose it: startTestBroker) with each proxy on its own connection
+ * and the test on another (the gateway's place), and the service on a free loopback port.
+ * Everything stops (by its own handle) on dispose.
  */
 import { randomBytes } from 'node:crypto';
-import type { Env } from '@pag/kit';
-import { applyMigrations, createLogger, createMetrics, MemoryBus } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
-import { startTestPostgres, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
+import type { Bus, Env } from '@pag/kit';
+import { applyMigrations, createLogger, createMetrics } from '@pag/kit';
+import type { TestBroker, TestPostgres } from '@pag/kit/testing';
+import {
+  FakeAuthServer,
+  startTestBroker,
+  startTestPostgres,
+  TEST_GATEWAY_SECRET,
+  TEST_INTROSPECTION_CLIENT,
+  TEST_TOKEN_TAG_KEY,
+} from '@pag/kit/testing';
 import { loadProxyConfig } from '../../src/config.ts';
 import { proxyDatabase } from '../../src/database.ts';
 import type { ProxyStore } from '../../src/operator/store-api-key.ts';
 import { openProxyStore } from '../../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../../src/service.ts';
 import { startProxy } from '../../src/service.ts';
-import { FakeAuth, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './fake-auth.ts';
 
 export const PUBLIC_URL = 'http://gateway.test';
 export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
 
 export interface TestProxy extends AsyncDisposable {
   proxy: RunningProxy;
-  auth: FakeAuth;
-  bus: MemoryBus;
+  auth: FakeAuthServer;
+  /** The broker the proxies and the test are connected to (memory or nats, as the test run chose). */
+  broker: TestBroker;
+  /** The test's own connection to the broker (the gateway's place). */
+  bus: Bus;
   postgres: TestPostgres;
   /** The operator's view of the same data, with the same vault key. */
   operator: ProxyStore;
@@ -33,11 +44,13 @@ export interface TestProxy extends AsyncDisposable {
 
 export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
   const postgres = await startTestPostgres();
-  const auth = await FakeAuth.start();
+  const auth = await FakeAuthServer.start();
   const logger = createLogger({ service: 'proxy', level: 'silent' });
-  const bus = new MemoryBus({ logger });
   const vaultKey = randomBytes(32);
+  let broker: TestBroker | undefined;
   try {
+    broker = await startTestBroker({ logger });
+    const bus = await broker.connect('gateway');
     await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
     const baseEnv: Env = {
       PORT: '0',
@@ -46,16 +59,17 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       DATABASE_URL: postgres.url,
       VAULT_ENCRYPTION_KEY: vaultKey.toString('base64'),
       AUTH_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-      INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
+      INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
+      INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
       GATEWAY_SECRET: TEST_GATEWAY_SECRET,
-      TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
+      TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
       ...env,
     };
-    const start = (more: Env) =>
+    const { connect } = broker;
+    const start = async (more: Env) =>
       startProxy({
         config: loadProxyConfig({ ...baseEnv, ...more }),
-        bus,
+        bus: await connect('proxy'),
         logger,
         metrics: createMetrics({ defaultMetrics: false }),
       });
@@ -65,6 +79,7 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
     return {
       proxy,
       auth,
+      broker,
       bus,
       postgres,
       operator,
@@ -78,13 +93,13 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
         for (const other of others) await other.close();
         await proxy.close();
         await operator.close();
-        await bus.close();
+        await broker?.close();
         await auth[Symbol.asyncDispose]();
         await postgres.stop();
       },
     };
   } catch (error) {
-    await bus.close();
+    await broker?.close();
     await auth[Symbol.asyncDispose]();
     await postgres.stop();
     throw error;

@@ -1,45 +1,78 @@
 /**
- * A stand-in for the auth service on a free loopback port: RFC 7662 introspection for the
- * gateway's client (tokens set by the test), and for every other path a record of what arrived
- * (headers, body) so tests can see what the gateway forwarded. A few paths misbehave on purpose.
+ * A stand-in for the auth service's HTTP side on a free loopback port, for the resource servers'
+ * tests (gateway, proxy):
+ * - `POST /oauth/introspect` (RFC 7662) answers the test's confidential client only
+ *   (client_secret_basic), with the claims the test set per token, `{ active: false }` for others;
+ * - every other path is recorded (method, url, headers, body size) and echoed, so a test sees what
+ *   a resource server forwarded; `/login`, `/oauth/slow` and `/oauth/stream` misbehave on purpose.
  */
 import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer } from '@pag/kit';
+import { closeServer } from '../lifecycle/http-server.ts';
 
-export const INTROSPECTION_CLIENT = { id: 'gateway-rs', secret: 'gateway-secret-for-tests' };
-/** The TOKEN_TAG_KEYS the gateway under test verifies tokens of ours with. */
-export const TOKEN_TAG_KEY = 'gateway-tests-token-tag-key-0123456789';
+/** The introspection client a resource server under test signs in as (INTROSPECTION_CLIENT_ID/SECRET). */
+export const TEST_INTROSPECTION_CLIENT = {
+  id: 'resource-server-for-tests',
+  secret: 'resource-server-secret-for-tests-0123456789',
+};
+/** The TOKEN_TAG_KEYS a resource server under test verifies tokens of ours with. */
+export const TEST_TOKEN_TAG_KEY = 'resource-server-tests-token-tag-key-0123456789';
 
-export interface Arrival {
+export interface FakeAuthArrival {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
   bodyBytes: number;
 }
 
-export class FakeAuthService implements AsyncDisposable {
-  readonly server: Server = createServer((req, res) => void this.#route(req, res));
+export interface IssuedToken {
+  accountId: string;
+  scopes: string[];
+  /** The resource the token is for (`aud`), e.g. `${PUBLIC_URL}/api/v1`. */
+  audience: string;
+}
+
+export class FakeAuthServer implements AsyncDisposable {
+  readonly server: Server = createServer((req, res) => {
+    this.#route(req, res).catch(() => res.destroy());
+  });
+  /** The introspection answer per token; a token not here is inactive. */
   readonly tokens = new Map<string, Record<string, unknown>>();
-  readonly arrivals: Arrival[] = [];
+  /** What arrived on any path but introspection, in order. */
+  readonly arrivals: FakeAuthArrival[] = [];
   introspections = 0;
   /** /oauth/slow and /oauth/stream wait for this before finishing. */
   release: Promise<void> = Promise.resolve();
   url = '';
 
-  static async start(): Promise<FakeAuthService> {
-    const fake = new FakeAuthService();
+  static async start(): Promise<FakeAuthServer> {
+    const fake = new FakeAuthServer();
     fake.server.listen(0, '127.0.0.1');
     await once(fake.server, 'listening');
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
   }
 
+  /** An active bearer token of an agent client for the account, with these scopes and audience. */
+  issue(token: string, claims: IssuedToken): string {
+    this.tokens.set(token, {
+      active: true,
+      token_type: 'Bearer',
+      client_id: 'agent-client',
+      account_id: claims.accountId,
+      sub: claims.accountId,
+      scope: claims.scopes.join(' '),
+      aud: claims.audience,
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+    return token;
+  }
+
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let bodyBytes = 0;
     const chunks: Buffer[] = [];
+    let bodyBytes = 0;
     for await (const chunk of req) {
       bodyBytes += (chunk as Buffer).length;
       if (req.url === '/oauth/introspect') chunks.push(chunk as Buffer);
@@ -68,10 +101,8 @@ export class FakeAuthService implements AsyncDisposable {
   }
 
   #introspect(req: IncomingMessage, body: string, res: ServerResponse): void {
-    const expected = Buffer.from(`${INTROSPECTION_CLIENT.id}:${INTROSPECTION_CLIENT.secret}`).toString(
-      'base64',
-    );
-    if (req.headers.authorization !== `Basic ${expected}`) {
+    const { id, secret } = TEST_INTROSPECTION_CLIENT;
+    if (req.headers.authorization !== `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
       return;
     }
