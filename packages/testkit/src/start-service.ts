@@ -1,8 +1,8 @@
 /**
  * One service, from its definition, for tests that drive it from outside (the model:
  * testcontainers-node's modules, `await using started = await startService(…)`): a fresh
- * PostgreSQL with the service's migrations in its own schema, the bus the test chooses (the
- * in-memory one, or a real nats-server on a free port), and the service started with its config
+ * PostgreSQL with the service's migrations in its own schema, the bus the test or the test run
+ * chooses (the in-memory one, or a real nats-server on a free port: kit testing's startTestBroker), and the service started with its config
  * parsed from `env` as in production, what startService decides passed as typed overrides.
  *
  * The test gets its own connection to the same bus (`bus`, as the gateway would ask) and can open
@@ -18,13 +18,16 @@ import type {
   ServiceDefinition,
   ServiceProcessConfig,
 } from '@pag/kit';
-import { applyMigrations, createBus, createLogger, createMetrics, MemoryBus } from '@pag/kit';
-import type { NatsServer, TestPostgres } from '@pag/kit/testing';
-import { startNatsServer, startTestPostgres } from '@pag/kit/testing';
+import { applyMigrations, createLogger, createMetrics } from '@pag/kit';
+import type { NatsServer, TestBroker, TestBusKind, TestPostgres } from '@pag/kit/testing';
+import { startTestBroker, startTestPostgres } from '@pag/kit/testing';
 
 export interface StartServiceOptions<S extends EnvShape> {
-  /** `memory`: one in-memory broker for the service and the test; `nats`: a real nats-server. */
-  bus: 'memory' | 'nats';
+  /**
+   * `memory`: one in-memory broker for the service and the test; `nats`: a real nats-server on a
+   * free port. Unset: what the test run chose (PAG_TEST_BUS, see kit testing's startTestBroker).
+   */
+  bus?: TestBusKind;
   /** The service's environment, as strings (as in production); LOG_LEVEL defaults to silent. */
   env?: Env;
   /** Keys replaced by typed values after the ones startService sets (database, bus, loopback). */
@@ -37,14 +40,19 @@ export interface StartedService<C, R> extends AsyncDisposable {
   readonly config: C;
   /** A fresh PostgreSQL holding the service's schema, migrated. */
   readonly postgres: TestPostgres;
-  /** The nats-server, with `bus: 'nats'`. */
+  /** The broker the service and the test are connected to. */
+  readonly broker: TestBroker;
+  /** The nats-server, on the `nats` bus. */
   readonly nats: NatsServer | undefined;
-  /** The test's own connection to the service's bus. */
+  /** The test's own connection to the service's bus (the gateway's place). */
   readonly bus: Bus;
-  /** Another connection to the same bus, closed with the rest. */
+  /** Another connection to the same bus, as another process would hold (closed with the rest). */
   connect(name?: string): Promise<Bus>;
-  /** Another replica of the service on the same database and bus (closed with the rest). */
-  startReplica(): Promise<R>;
+  /**
+   * Another replica of the service on the same database and bus, on its own connection; `env`
+   * adds to (or replaces) the first one's environment. Closed with the rest.
+   */
+  startReplica(env?: Env): Promise<R>;
   close(): Promise<void>;
 }
 
@@ -52,7 +60,10 @@ export async function startService<
   S extends EnvShape,
   C extends ServiceProcessConfig,
   R extends RunningService,
->(definition: ServiceDefinition<S, C, R>, options: StartServiceOptions<S>): Promise<StartedService<C, R>> {
+>(
+  definition: ServiceDefinition<S, C, R>,
+  options: StartServiceOptions<S> = {},
+): Promise<StartedService<C, R>> {
   const closers: (() => Promise<void>)[] = [];
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -65,38 +76,38 @@ export async function startService<
     const postgres = await startTestPostgres();
     closers.push(() => postgres.stop());
     await applyMigrations({ databaseUrl: postgres.url, ...definition.database });
-    const nats = options.bus === 'nats' ? await startNatsServer() : undefined;
-    if (nats !== undefined) closers.push(() => nats.stop());
+    const logger = createLogger({ service: definition.name, level: 'silent' });
+    // Every connection opened by connect() is closed by the broker, after the replicas on them.
+    const broker = await startTestBroker({ kind: options.bus, logger });
+    closers.push(() => broker.close());
+    const nats = broker.natsServer;
 
     const env: Env = { HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'silent', ...options.env };
     // Keys of kit's fragments, which every service's config spreads in (config/fragments.ts).
     const decided = { DATABASE_URL: postgres.url, NATS_URL: nats?.url } as ConfigOverrides<S>;
-    const config = definition.config.parse(env, { ...decided, ...options.overrides });
-    const logger = createLogger({ service: definition.name, level: config.logLevel });
-    const broker = nats === undefined ? new MemoryBus({ logger }) : undefined;
-    const connect = async (name = 'test'): Promise<Bus> => {
-      const bus = broker?.peer() ?? (await createBus({ natsUrl: nats?.url, name, logger }));
-      closers.push(() => bus.close());
-      return bus;
-    };
-    if (broker !== undefined) closers.push(() => broker.close());
-    const startReplica = async (): Promise<R> => {
-      const bus = await connect(definition.name);
+    const configFor = (more: Env) =>
+      definition.config.parse({ ...env, ...more }, { ...decided, ...options.overrides });
+    const config = configFor({});
+    const connect = (name = 'test'): Promise<Bus> => broker.connect(name);
+    const startReplica = async (more: Env = {}): Promise<R> => {
       const replica = await definition.start({
-        config,
-        bus,
-        logger,
+        config: configFor(more),
+        bus: await connect(definition.name),
+        logger: createLogger({ service: definition.name, level: config.logLevel }),
         metrics: createMetrics({ defaultMetrics: false }),
       });
       closers.push(() => replica.close());
       return replica;
     };
-    const bus = broker ?? (await connect());
+    // The test's connection first, as the gateway's: the service's requests of others (e.g. the
+    // brain asking auth.account.get) find it there.
+    const bus = await connect('gateway');
     const service = await startReplica();
     return {
       service,
       config,
       postgres,
+      broker,
       nats,
       bus,
       connect,

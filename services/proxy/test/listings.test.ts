@@ -3,7 +3,7 @@
  * asked the way the gateway asks: caller in the identity headers. Fresh accounts see empty
  * lists; one account never sees another's connections or tokens; replies match the contracts.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import {
   AppError,
@@ -13,155 +13,127 @@ import {
   ServiceList,
   VaultTokenList,
 } from '@pag/contracts';
-import { TEST_GATEWAY_SECRET } from '@pag/kit/testing';
-import type { StartedService } from '@pag/testkit';
-import { startService } from '@pag/testkit';
-import type { ProxyConfig } from '../src/config.ts';
 import { CONNECTORS } from '../src/connectors/catalogue.ts';
-import { proxyService } from '../src/definition.ts';
-import type { ProxyStore } from '../src/operator/store-api-key.ts';
-import { openProxyStore } from '../src/operator/store-api-key.ts';
-import type { RunningProxy } from '../src/service.ts';
-import { FakeAuth, INTROSPECTION_CLIENT, TOKEN_TAG_KEY } from './support/fake-auth.ts';
-import { PUBLIC_URL } from './support/start-test-proxy.ts';
+import type { TestProxy } from './support/start-test-proxy.ts';
+import { startTestProxy } from './support/start-test-proxy.ts';
 
-// The proxy from its definition (testkit's startService), on the in-memory bus and on a real nats-server.
-describe.each(['memory', 'nats'] as const)('on the %s bus', (busKind) => {
-  let started: StartedService<ProxyConfig, RunningProxy>;
-  let auth: FakeAuth;
-  let stack: { bus: StartedService<ProxyConfig, RunningProxy>['bus']; operator: ProxyStore };
-  const accountA = randomUUID();
-  const accountB = randomUUID();
+let stack: TestProxy;
+const accountA = randomUUID();
+const accountB = randomUUID();
 
+beforeAll(async () => {
+  stack = await startTestProxy();
+}, 60_000);
+afterAll(async () => {
+  await stack?.[Symbol.asyncDispose]();
+});
+
+function ask(subject: string, accountId: string | undefined, scopes = 'services:read') {
+  const headers: Record<string, string> = {
+    [MessageHeaders.requestId]: 'req-1',
+    [MessageHeaders.scopes]: scopes,
+  };
+  if (accountId !== undefined) headers[MessageHeaders.accountId] = accountId;
+  return stack.bus.request(subject, { params: {}, query: {}, body: null }, { timeoutMs: 5_000, headers });
+}
+
+describe('a fresh account', () => {
+  test('has no services, no vault tokens, and every connector unconnected', async () => {
+    const account = randomUUID();
+    expect(ServiceList.parse(await ask(ProxySubjects.servicesList, account))).toEqual({ services: [] });
+    expect(VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, account))).toEqual({ tokens: [] });
+    const { connectors } = ConnectorList.parse(await ask(ProxySubjects.connectorsList, account));
+    expect(connectors.map((connector) => connector.name)).toEqual(
+      CONNECTORS.map((connector) => connector.name),
+    );
+    expect(connectors.every((connector) => !connector.connected)).toBe(true);
+    expect(connectors.find((connector) => connector.name === 'figma')).toEqual({
+      name: 'figma',
+      displayName: 'Figma',
+      authType: 'api_key',
+      connected: false,
+      resources: ['me', 'files', 'images', 'teams', 'projects'],
+      readAccess: expect.stringContaining('GET and HEAD'),
+    });
+    expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
+      'chat.postMessage',
+    );
+  });
+});
+
+describe('tenancy', () => {
   beforeAll(async () => {
-    auth = await FakeAuth.start();
-    const vaultKey = randomBytes(32);
-    started = await startService(proxyService, {
-      bus: busKind,
-      env: {
-        PUBLIC_URL,
-        INTROSPECTION_CLIENT_ID: INTROSPECTION_CLIENT.id,
-        INTROSPECTION_CLIENT_SECRET: INTROSPECTION_CLIENT.secret,
-        GATEWAY_SECRET: TEST_GATEWAY_SECRET,
-        TOKEN_TAG_KEYS: TOKEN_TAG_KEY,
-      },
-      overrides: { VAULT_ENCRYPTION_KEY: vaultKey, AUTH_URL: auth.url },
+    await stack.operator.storeApiKeyConnection({
+      accountId: accountA,
+      service: 'github',
+      label: 'personal access token',
+      value: 'ghp_accountA_secret',
+      scopes: ['repo', 'read:user'],
     });
-    stack = { bus: started.bus, operator: openProxyStore({ databaseUrl: started.postgres.url, vaultKey }) };
-  }, 60_000);
-  afterAll(async () => {
-    await stack?.operator.close();
-    await started?.close();
-    await auth?.[Symbol.asyncDispose]();
-  });
-
-  function ask(subject: string, accountId: string | undefined, scopes = 'services:read') {
-    const headers: Record<string, string> = {
-      [MessageHeaders.requestId]: 'req-1',
-      [MessageHeaders.scopes]: scopes,
-    };
-    if (accountId !== undefined) headers[MessageHeaders.accountId] = accountId;
-    return stack.bus.request(subject, { params: {}, query: {}, body: null }, { timeoutMs: 5_000, headers });
-  }
-
-  describe('a fresh account', () => {
-    test('has no services, no vault tokens, and every connector unconnected', async () => {
-      const account = randomUUID();
-      expect(ServiceList.parse(await ask(ProxySubjects.servicesList, account))).toEqual({ services: [] });
-      expect(VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, account))).toEqual({ tokens: [] });
-      const { connectors } = ConnectorList.parse(await ask(ProxySubjects.connectorsList, account));
-      expect(connectors.map((connector) => connector.name)).toEqual(
-        CONNECTORS.map((connector) => connector.name),
-      );
-      expect(connectors.every((connector) => !connector.connected)).toBe(true);
-      expect(connectors.find((connector) => connector.name === 'figma')).toEqual({
-        name: 'figma',
-        displayName: 'Figma',
-        authType: 'api_key',
-        connected: false,
-        resources: ['me', 'files', 'images', 'teams', 'projects'],
-        readAccess: expect.stringContaining('GET and HEAD'),
-      });
-      expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
-        'chat.postMessage',
-      );
+    await stack.operator.storeApiKeyConnection({
+      accountId: accountB,
+      service: 'notion',
+      label: 'workspace',
+      value: 'secret_accountB_notion',
     });
   });
 
-  describe('tenancy', () => {
-    beforeAll(async () => {
-      await stack.operator.storeApiKeyConnection({
-        accountId: accountA,
+  test("each account sees its own connection and never the other's", async () => {
+    const servicesA = ServiceList.parse(await ask(ProxySubjects.servicesList, accountA));
+    const servicesB = ServiceList.parse(await ask(ProxySubjects.servicesList, accountB));
+    expect(servicesA.services).toEqual([
+      { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: expect.any(String) },
+    ]);
+    expect(servicesB.services.map((service) => service.name)).toEqual(['notion']);
+  });
+
+  test("each account sees its own tokens' metadata, never a value, never the other's", async () => {
+    const replyA = await ask(ProxySubjects.vaultTokensList, accountA);
+    const tokensA = VaultTokenList.parse(replyA).tokens;
+    expect(tokensA).toEqual([
+      {
+        id: expect.any(String),
         service: 'github',
         label: 'personal access token',
-        value: 'ghp_accountA_secret',
+        kind: 'api_key',
         scopes: ['repo', 'read:user'],
-      });
-      await stack.operator.storeApiKeyConnection({
-        accountId: accountB,
-        service: 'notion',
-        label: 'workspace',
-        value: 'secret_accountB_notion',
-      });
-    });
-
-    test("each account sees its own connection and never the other's", async () => {
-      const servicesA = ServiceList.parse(await ask(ProxySubjects.servicesList, accountA));
-      const servicesB = ServiceList.parse(await ask(ProxySubjects.servicesList, accountB));
-      expect(servicesA.services).toEqual([
-        { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: expect.any(String) },
-      ]);
-      expect(servicesB.services.map((service) => service.name)).toEqual(['notion']);
-    });
-
-    test("each account sees its own tokens' metadata, never a value, never the other's", async () => {
-      const replyA = await ask(ProxySubjects.vaultTokensList, accountA);
-      const tokensA = VaultTokenList.parse(replyA).tokens;
-      expect(tokensA).toEqual([
-        {
-          id: expect.any(String),
-          service: 'github',
-          label: 'personal access token',
-          kind: 'api_key',
-          scopes: ['repo', 'read:user'],
-          createdAt: expect.any(String),
-          expiresAt: null,
-          lastUsedAt: null,
-        },
-      ]);
-      expect(JSON.stringify(replyA)).not.toContain('ghp_accountA_secret');
-      expect(JSON.stringify(replyA)).not.toContain('encrypted');
-      const tokensB = VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, accountB)).tokens;
-      expect(tokensB.map((token) => [token.service, token.label])).toEqual([['notion', 'workspace']]);
-      expect(tokensB[0]?.id).not.toBe(tokensA[0]?.id);
-    });
-
-    test("the connectors' connected flag follows the caller's account", async () => {
-      const connectedOf = async (account: string) =>
-        ConnectorList.parse(await ask(ProxySubjects.connectorsList, account))
-          .connectors.filter((connector) => connector.connected)
-          .map((connector) => connector.name);
-      expect(await connectedOf(accountA)).toEqual(['github']);
-      expect(await connectedOf(accountB)).toEqual(['notion']);
-    });
+        createdAt: expect.any(String),
+        expiresAt: null,
+        lastUsedAt: null,
+      },
+    ]);
+    expect(JSON.stringify(replyA)).not.toContain('ghp_accountA_secret');
+    expect(JSON.stringify(replyA)).not.toContain('encrypted');
+    const tokensB = VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, accountB)).tokens;
+    expect(tokensB.map((token) => [token.service, token.label])).toEqual([['notion', 'workspace']]);
+    expect(tokensB[0]?.id).not.toBe(tokensA[0]?.id);
   });
 
-  describe('the caller in the headers', () => {
-    test('is required and must be an account id', async () => {
-      for (const account of [undefined, 'not-a-uuid', '']) {
-        await expect(ask(ProxySubjects.servicesList, account)).rejects.toMatchObject({
-          code: 'AUTHENTICATION_REQUIRED',
-          status: 401,
-        });
-      }
-    });
+  test("the connectors' connected flag follows the caller's account", async () => {
+    const connectedOf = async (account: string) =>
+      ConnectorList.parse(await ask(ProxySubjects.connectorsList, account))
+        .connectors.filter((connector) => connector.connected)
+        .map((connector) => connector.name);
+    expect(await connectedOf(accountA)).toEqual(['github']);
+    expect(await connectedOf(accountB)).toEqual(['notion']);
+  });
+});
 
-    test('vault tokens need services:read, as the route table says', async () => {
-      const refused = ask(ProxySubjects.vaultTokensList, accountA, 'services:github:read');
-      await expect(refused).rejects.toBeInstanceOf(AppError);
-      await expect(refused).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
-      const allowed = VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, accountA, 'full'));
-      expect(allowed.tokens).toHaveLength(1);
-    });
+describe('the caller in the headers', () => {
+  test('is required and must be an account id', async () => {
+    for (const account of [undefined, 'not-a-uuid', '']) {
+      await expect(ask(ProxySubjects.servicesList, account)).rejects.toMatchObject({
+        code: 'AUTHENTICATION_REQUIRED',
+        status: 401,
+      });
+    }
+  });
+
+  test('vault tokens need services:read, as the route table says', async () => {
+    const refused = ask(ProxySubjects.vaultTokensList, accountA, 'services:github:read');
+    await expect(refused).rejects.toBeInstanceOf(AppError);
+    await expect(refused).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
+    const allowed = VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, accountA, 'full'));
+    expect(allowed.tokens).toHaveLength(1);
   });
 });

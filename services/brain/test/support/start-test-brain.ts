@@ -1,22 +1,21 @@
 /**
- * For the brain's integration tests: a real PostgreSQL with the brain's migrations, a broker (the
- * in-memory one, or a real nats-server when the test run chose it: startTestBroker) with the
- * brain on one connection, a fake auth service (auth.account.get) on another and the test's own
+ * For the brain's integration tests, on testkit's startService: a real PostgreSQL with the
+ * brain's migrations, a broker (the in-memory one, or a real nats-server when the test run chose
+ * it) with the brain on one connection, a fake auth service (auth.account.get) on another and the test's own
  * connection to ask from, as the gateway would (identity in headers). A client on
  * the same database puts in what no endpoint writes yet (personas, documents) and looks at what
  * rests there. close() stops all of it; the database by the pid the helper got.
  */
 import type { DispatchRequest } from '@pag/contracts';
 import { MessageHeaders } from '@pag/contracts';
-import type { Bus, Logger } from '@pag/kit';
-import { applyMigrations, createLogger, createMetrics, createPrismaClient } from '@pag/kit';
+import type { Bus } from '@pag/kit';
+import { createPrismaClient } from '@pag/kit';
 import type { TestBroker, TestPostgres } from '@pag/kit/testing';
-import { startTestBroker, startTestPostgres } from '@pag/kit/testing';
+import { startService } from '@pag/testkit';
 import type { BrainConfig } from '../../src/config.ts';
-import { brainDatabase } from '../../src/database.ts';
+import { brainService } from '../../src/definition.ts';
 import { PrismaClient } from '../../src/generated/prisma/client.ts';
 import type { RunningBrain } from '../../src/service.ts';
-import { startBrain } from '../../src/service.ts';
 import { FakeAuth } from './fake-auth.ts';
 
 export interface Caller {
@@ -43,22 +42,6 @@ export interface TestBrain extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const logger: Logger = createLogger({ service: 'brain-test', level: 'silent' });
-
-export function testConfig(databaseUrl: string): BrainConfig {
-  return {
-    opsPort: 0,
-    host: '127.0.0.1',
-    databaseUrl,
-    natsUrl: undefined,
-    logLevel: 'silent',
-    // Long enough for 12 concurrent reads to reach both replicas on a loaded machine before the
-    // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
-    // waits this long once.
-    authTimeoutMs: 2_000,
-  };
-}
-
 export function callerHeaders(caller: Caller): Record<string, string> {
   const headers: Record<string, string> = {
     [MessageHeaders.requestId]: `req-${Math.random().toString(36).slice(2)}`,
@@ -70,54 +53,42 @@ export function callerHeaders(caller: Caller): Record<string, string> {
 }
 
 export async function startTestBrain(): Promise<TestBrain> {
-  const postgres = await startTestPostgres();
-  const closers: (() => Promise<void>)[] = [() => postgres.stop()];
-  const close = async () => {
-    for (const closer of closers.splice(0).reverse()) await closer();
-  };
+  // Long enough for 12 concurrent reads to reach both replicas on a loaded machine before the
+  // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
+  // waits this long once.
+  const started = await startService(brainService, { env: { AUTH_TIMEOUT_MS: '2000' } });
   try {
-    // Closes every connection below once the services on them have closed (closers run in reverse).
-    const broker = await startTestBroker({ logger });
-    closers.push(() => broker.close());
-    const bus = await broker.connect('gateway');
-    await applyMigrations({ databaseUrl: postgres.url, ...brainDatabase });
-    const db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: brainDatabase.schema });
-    closers.push(() => db.$disconnect());
-    const config = testConfig(postgres.url);
-    const metrics = createMetrics({ defaultMetrics: false });
-    const startReplica = async () => {
-      const replicaBus = await broker.connect('brain');
-      const replica = await startBrain({ config, bus: replicaBus, logger, metrics });
-      closers.push(() => replica.close());
-      return replica;
+    const auth = await FakeAuth.start(await started.connect('auth'));
+    const db = createPrismaClient(PrismaClient, {
+      databaseUrl: started.postgres.url,
+      schema: brainService.database.schema,
+    });
+    const close = async () => {
+      await db.$disconnect();
+      await auth.close();
+      await started.close();
     };
-    const authBus = await broker.connect('auth');
-    const auth = await FakeAuth.start(authBus);
-    closers.push(() => auth.close());
-    const brain = await startReplica();
+    const { bus } = started;
     return {
-      brain,
+      brain: started.service,
       auth,
       db,
-      postgres,
-      broker,
+      postgres: started.postgres,
+      broker: started.broker,
       bus,
-      config,
+      config: started.config,
       ask: (subject, caller, request = {}) =>
         bus.request(
           subject,
           { params: {}, query: {}, body: null, ...request },
-          {
-            timeoutMs: 5_000,
-            headers: callerHeaders(caller),
-          },
+          { timeoutMs: 5_000, headers: callerHeaders(caller) },
         ),
-      startReplica,
+      startReplica: () => started.startReplica(),
       close,
       [Symbol.asyncDispose]: close,
     };
   } catch (error) {
-    await close();
+    await started.close();
     throw error;
   }
 }
