@@ -53,7 +53,9 @@ describe('brain.identity.get', () => {
     await t.startReplica();
     const accountId = t.auth.addAccount('race@example.com');
     t.auth.hold();
-    const reads = Array.from({ length: 12 }, () => identity(accountId));
+    // NATS hands each request of a queue group to a member at random: with 40 reads, the chance
+    // that one replica gets them all (and the other is never asked) is 2^-39, where 12 left 1 in 2,048.
+    const reads = Array.from({ length: 40 }, () => identity(accountId));
     // Every read is waiting for auth before any is answered: each replica asked at most once.
     await t.auth.untilAsked(accountId, 2);
     t.auth.release();

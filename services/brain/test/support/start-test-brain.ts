@@ -53,7 +53,7 @@ export function callerHeaders(caller: Caller): Record<string, string> {
 }
 
 export async function startTestBrain(): Promise<TestBrain> {
-  // Long enough for 12 concurrent reads to reach both replicas on a loaded machine before the
+  // Long enough for 40 concurrent reads to reach both replicas on a loaded machine before the
   // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
   // waits this long once.
   const started = await startService(brainService, { env: { AUTH_TIMEOUT_MS: '2000' } });
