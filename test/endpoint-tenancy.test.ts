@@ -25,14 +25,7 @@ import type { TestBrain } from '../services/brain/test/support/start-test-brain.
 import { startTestBrain } from '../services/brain/test/support/start-test-brain.ts';
 import type { TestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
 import { startTestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
-
-/** Declared for services not built yet, or subjects whose handler does not exist yet. */
-const NOT_SERVED_YET = new Set([
-  'brain.chat.send',
-  'trigger.triggers.create',
-  'trigger.triggers.list',
-  'trigger.triggers.run',
-]);
+import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
 /** A valid body for each endpoint that takes one (the rest take null). */
 const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {

@@ -6,12 +6,14 @@
 import { defineService } from '@pag/kit';
 import { authConfig } from './config.ts';
 import { authDatabase } from './database.ts';
+import { authEndpoints } from './endpoints.ts';
 import { startAuth } from './service.ts';
 
 export const authService = defineService({
   name: 'auth',
   config: authConfig,
   database: authDatabase,
+  endpoints: authEndpoints,
   start: startAuth,
   ready: (auth) => ({ names: auth.url, fields: { url: auth.url, publicUrl: auth.publicUrl } }),
 });

@@ -6,11 +6,13 @@
 import { defineService } from '@pag/kit';
 import { brainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
+import { brainEndpoints } from './endpoints.ts';
 import { startBrain } from './service.ts';
 
 export const brainService = defineService({
   name: 'brain',
   config: brainConfig,
   database: brainDatabase,
+  endpoints: brainEndpoints,
   start: startBrain,
 });

@@ -11,7 +11,7 @@ import { brainDatabase } from './database.ts';
 import { brainEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
-import { brainStores } from './store/mod.ts';
+import { brainStores } from './store/brain-stores.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
 export type BrainDeps = ServiceDeps<BrainConfig>;

@@ -6,12 +6,14 @@
 import { defineService } from '@pag/kit';
 import { gatewayConfig } from './config.ts';
 import { gatewayDatabase } from './database.ts';
+import { gatewayEndpoints } from './endpoints.ts';
 import { startGateway } from './service.ts';
 
 export const gatewayService = defineService({
   name: 'gateway',
   config: gatewayConfig,
   database: gatewayDatabase,
+  endpoints: gatewayEndpoints,
   start: startGateway,
   ready: (gateway) => ({ names: gateway.publicUrl, fields: { publicUrl: gateway.publicUrl } }),
 });

@@ -6,12 +6,14 @@
 import { defineService } from '@pag/kit';
 import { proxyConfig } from './config.ts';
 import { proxyDatabase } from './database.ts';
+import { proxyEndpoints } from './endpoints.ts';
 import { startProxy } from './service.ts';
 
 export const proxyService = defineService({
   name: 'proxy',
   config: proxyConfig,
   database: proxyDatabase,
+  endpoints: proxyEndpoints,
   start: startProxy,
   ready: (proxy) => ({ names: proxy.url, fields: { url: proxy.url } }),
 });

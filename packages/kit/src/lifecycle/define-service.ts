@@ -1,10 +1,13 @@
 /**
  * A service is one definition: its name, its configuration (config/define-config.ts), where its
- * tables live, and how it starts on a bus, logger and metrics registry it is given. runService
+ * tables live, what it answers on the bus, and how it starts on a bus, logger and metrics registry it is given. runService
  * (its own process), the migrate command, the embedded stack and the testkit's startService all
  * read the same definition, so a new service is wired by writing this once.
  */
+
+import type { AnyEndpoint } from '@pag/contracts';
 import type { z } from 'zod';
+import type { EndpointHandler } from '../bus/serve-endpoints.ts';
 import type { Bus } from '../bus/types.ts';
 import type { ConfigDefinition } from '../config/define-config.ts';
 import type { ServiceProcessConfig } from '../config/fragments.ts';
@@ -45,6 +48,14 @@ export interface ServiceDefinition<
   readonly name: string;
   readonly config: ConfigDefinition<S, C>;
   readonly database: ServiceDatabase;
+  /**
+   * What it answers on the bus: one handler per contract endpoint (kit's `handle`), which start()
+   * serves with serveEndpoints on the deps it builds. Every endpoint the contracts address to this
+   * service is here (test/service-definitions.test.ts), so a new one is one contract entry, one
+   * handler file, one line in the service's `src/endpoints.ts`.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each service's handlers take its own deps; read here only for their endpoints.
+  readonly endpoints: readonly EndpointHandler<AnyEndpoint, any>[];
   start(deps: ServiceDeps<C>): Promise<R>;
   /** The ready line of its own process; unset: the name and the ops port. */
   ready?(service: R, opsPort: number): ReadyLine;

@@ -1,6 +1,6 @@
 /** What the brain's handlers need, built once by service.ts. */
 import type { OwnerIdentity } from '../identity/owner-identity.ts';
-import type { BrainStores } from '../store/mod.ts';
+import type { BrainStores } from '../store/brain-stores.ts';
 
 export interface BrainHandlerDeps {
   stores: BrainStores;

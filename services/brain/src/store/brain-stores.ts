@@ -1,13 +1,12 @@
 /**
- * The only place that talks to the brain's tables (Prisma): one store per kind of record.
+ * The only place that talks to the brain's tables (Prisma): one store per kind of record, each
+ * built once here on the brain's database client.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
-
-export { IdentityStore, KnowledgeStore, MemoryStore, PersonaStore };
 
 export interface BrainStores {
   memory: MemoryStore;
