@@ -144,6 +144,7 @@ export {
   bearerChallenge,
   checkScope,
   errorHandler,
+  FORWARDING_OPTIONS,
   gatewayOnly,
   koaErrorHandler,
   observe,

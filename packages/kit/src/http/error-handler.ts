@@ -3,7 +3,7 @@
  * becomes the contracts' error body (`{"error":{code,message,hint,requestId}}`) with the error's
  * headers (WWW-Authenticate, Allow, Retry-After); body-parser failures become 400/413/415 with
  * what to fix; anything unexpected is logged with its stack and answered as a masked 500 (never a
- * stack trace on the wire). Every 401 under /api/v1 names the protected-resource metadata, also
+ * stack trace on the wire); a 5xx the service means (503, 504) is logged as a warning without one. Every 401 under /api/v1 names the protected-resource metadata, also
  * when a service behind raised it without a challenge. After an answer has started, a failure can
  * only cut the connection.
  */
@@ -70,7 +70,9 @@ export function errorHandler(options: ErrorHandlerOptions) {
     if (appError.code === 'INTERNAL_ERROR') {
       logger.error({ err: appError.cause ?? appError, requestId }, 'request failed');
     } else if (appError.status >= 500) {
-      logger.warn({ err: appError.cause ?? appError, requestId, code: appError.code }, 'request failed');
+      // An outcome the service reports on purpose (a service down, a timeout): its code and
+      // words, no stack, since nothing here is a bug to trace.
+      logger.warn({ requestId, code: appError.code, reason: appError.message }, 'request failed');
     }
     if (res.headersSent) {
       res.destroy();

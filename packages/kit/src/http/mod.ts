@@ -11,6 +11,7 @@ export { authenticate, bearerChallenge, resourceMetadataUrl } from './authentica
 export { checkScope } from './check-scope.ts';
 export type { ErrorHandlerOptions } from './error-handler.ts';
 export { errorHandler, toAppError } from './error-handler.ts';
+export { FORWARDING_OPTIONS } from './forwarding.ts';
 export { gatewayOnly } from './gateway-only.ts';
 export { koaErrorHandler } from './koa-errors.ts';
 export { observe, recordDuration } from './observe.ts';

@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, GATEWAY_PROOF_HEADER, MessageHeaders, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
-import { signGatewayRequest } from '@pag/kit';
+import { FORWARDING_OPTIONS, signGatewayRequest } from '@pag/kit';
 import type { Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -39,10 +39,7 @@ export function upstreamProxy(options: UpstreamProxyOptions): ProxyHandler<Incom
   const timedOut = new WeakSet<IncomingMessage>();
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: options.target,
-    changeOrigin: true,
-    xfwd: false,
-    followRedirects: false,
-    autoRewrite: false,
+    ...FORWARDING_OPTIONS,
     on: {
       proxyReq: (proxyReq, req) => {
         const requestId = proxyReq.getHeader(MessageHeaders.requestId);

@@ -19,6 +19,7 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
+import { FORWARDING_OPTIONS } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -89,10 +90,7 @@ function connectorProxy(
 ): ProxyHandler<IncomingMessage, ServerResponse> {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: connector.baseUrl,
-    changeOrigin: true,
-    xfwd: false,
-    followRedirects: false,
-    autoRewrite: false,
+    ...FORWARDING_OPTIONS,
     on: {
       proxyReq: (proxyReq, req) => {
         const call = inFlight.get(req);
