@@ -27,7 +27,7 @@ export function checkScope(publicUrl: string): RequestHandler {
     next(
       new AppError(
         'INSUFFICIENT_SCOPE',
-        `This request needs the scope ${needed}, which the token does not grant.`,
+        `This endpoint needs the scope ${needed}, which the token does not grant.`,
         {
           headers: {
             'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`,

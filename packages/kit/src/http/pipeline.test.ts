@@ -261,7 +261,7 @@ describe('scope', () => {
     );
     expect(await errorOf(answer)).toMatchObject({
       code: 'INSUFFICIENT_SCOPE',
-      message: 'This request needs the scope knowledge, which the token does not grant.',
+      message: 'This endpoint needs the scope knowledge, which the token does not grant.',
     });
   });
 });
