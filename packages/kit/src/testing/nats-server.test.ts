@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, test } from '@jest/globals';
 import { isProcessAlive } from '../lifecycle/process-alive.ts';
+import { eventually } from './eventually.ts';
 import { startNatsServer } from './nats-server.ts';
 
 function acceptsConnections(port: number): Promise<boolean> {
@@ -43,5 +44,18 @@ describe('startNatsServer', () => {
       expect(isProcessAlive(pid)).toBe(true);
     }
     expect(isProcessAlive(pid)).toBe(false);
+  });
+
+  test('pause() resolves only once the server is stopped; resume() lets it run', async () => {
+    await using server = await startNatsServer();
+    const state = () => {
+      const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    };
+    await server.pause();
+    expect(state()).toBe('T');
+    server.resume();
+    // SIGCONT is delivered asynchronously too.
+    await eventually(() => state() !== 'T', { what: 'the server runs again' });
   });
 });

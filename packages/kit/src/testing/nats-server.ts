@@ -6,10 +6,11 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../net/free-port.ts';
+import { eventually } from './eventually.ts';
 
 export interface NatsServerOptions {
   /** The binary; defaults to env NATS_SERVER_BIN, then `nats-server` on PATH. */
@@ -31,6 +32,14 @@ export interface NatsServer {
   readonly pid: number;
   /** JetStream's store directory, removed by stop(). */
   readonly storeDir: string;
+  /**
+   * Freezes the server (SIGSTOP) and resolves once the kernel reports it stopped: a signal is
+   * delivered asynchronously, and on a loaded machine the server went on answering a message or
+   * two after process.kill returned (seen: a JetStream ack 6 ms after SIGSTOP was sent).
+   */
+  pause(): Promise<void>;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   /** Sends SIGTERM to the server's pid, waits for its exit, removes its store directory. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -88,11 +97,19 @@ async function startOn(port: number, options: NatsServerOptions): Promise<NatsSe
     })();
     return stopping;
   };
+  const pid = child.pid!;
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
-    pid: child.pid!,
+    pid,
     storeDir,
+    async pause() {
+      process.kill(pid, 'SIGSTOP');
+      await eventually(async () => (await processState(pid)) === 'T', {
+        what: `nats-server (pid ${pid}) reported stopped`,
+      });
+    },
+    resume: () => process.kill(pid, 'SIGCONT'),
     stop,
     [Symbol.asyncDispose]: stop,
   };
@@ -144,4 +161,11 @@ function waitUntilReady(child: ChildProcess, log: string[], bin: string, timeout
       );
     });
   });
+}
+
+/** The process's state letter in /proc/<pid>/stat (R running, S sleeping, T stopped, …). */
+async function processState(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The command name, in parentheses, may hold spaces: the state follows its closing one.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
 }
