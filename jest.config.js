@@ -41,7 +41,7 @@ const config = {
   // How long a worker may take to exit after its last test file before jest kills it and warns
   // "A worker process has failed to exit gracefully" (default 500 ms). On a machine whose cores
   // are saturated (the suite beside `pnpm bench`) a worker with no open handle still missed 500 ms
-  // in 3 of 4 runs; a real leak keeps a worker alive for good and is still reported, 5 s later.
+  // in each of 4 runs; a real leak keeps a worker alive for good and is still reported, 5 s later.
   // See docs/adr/0036-a-worker-gets-five-seconds-to-exit.md.
   workerGracefulExitTimeout: 5_000,
 };
