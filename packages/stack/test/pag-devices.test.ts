@@ -94,8 +94,9 @@ describe('pag device', () => {
       'read availability',
       '--daily',
       '50',
-      '--fingerprint',
-      device.fingerprint,
+      // With `=`: a fingerprint is base64url and begins with '-' one time in 64, which parseArgs
+      // would read as an option of its own.
+      `--fingerprint=${device.fingerprint}`,
     );
     expect(approved).toMatchObject({ code: 0, err: [] });
     expect(approved.out).toEqual([

@@ -2,7 +2,7 @@
  * `pag device …`: an owner's Ed25519 devices, as /dashboard/devices shows and decides them.
  * - `pag device list --owner E [--json]`: the owner's devices, newest first, with fingerprints;
  * - `pag device approve --owner E (--id dev_… | --user-code XXXX-XXXX) [--scopes "s1 s2"]
- *   [--daily N] [--monthly N] [--fingerprint F]`: approves a pending device (scopes default to
+ *   [--daily N] [--monthly N] [--fingerprint=F]`: approves a pending device (scopes default to
  *   `read`). With --user-code an unclaimed device is claimed for the owner first, as the claim
  *   page does; --fingerprint (as the device printed it) is compared before approving, and a
  *   mismatch leaves the device claimed but undecided;
@@ -99,7 +99,7 @@ const deviceList: Command = {
 const deviceApprove: Command = {
   name: 'device approve',
   usage:
-    '--owner E (--id dev_… | --user-code XXXX-XXXX) [--scopes "s1 s2"] [--daily N] [--monthly N] [--fingerprint F]',
+    '--owner E (--id dev_… | --user-code XXXX-XXXX) [--scopes "s1 s2"] [--daily N] [--monthly N] [--fingerprint=F]',
   options: {
     ...OWNER_AND_DEVICE,
     scopes: { type: 'string' },
