@@ -160,7 +160,7 @@ export {
   SCOPE_NAME_PATTERN,
   tryParseScope,
 } from './scopes/scope-grammar.ts';
-export { expandScopes, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
+export { expandScopes, insufficientScope, missingScope, scopeGrants } from './scopes/scope-matcher.ts';
 export type { AuditSource, NatsUser, SubjectRoute } from './subjects.ts';
 export {
   AUDIT_SOURCES,

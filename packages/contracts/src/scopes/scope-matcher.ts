@@ -10,6 +10,7 @@
  * Granted strings outside the grammar grant nothing; a malformed required scope is never granted
  * (fail closed).
  */
+import { AppError } from '../errors.ts';
 import { type CatalogueScope, catalogueEntry, ScopeCatalogue } from './scope-catalogue.ts';
 
 /** A permission pattern; `*` in service or resource stands for every name. */
@@ -74,6 +75,19 @@ export function missingScope(
   const held = grantedPermissions(granted);
   const list = typeof required === 'string' ? [required] : required;
   return list.find((scope) => !covered(held, scope)) ?? null;
+}
+
+/**
+ * The 403 of a token without the scope a route needs, worded once for every server that checks
+ * it (the gateway's HTTP pipeline, a service re-checking a bus message); `headers` carries an
+ * HTTP server's WWW-Authenticate challenge.
+ */
+export function insufficientScope(scope: string, headers?: Record<string, string>): AppError {
+  return new AppError(
+    'INSUFFICIENT_SCOPE',
+    `This endpoint needs the scope ${scope}, which the token does not grant.`,
+    headers === undefined ? {} : { headers },
+  );
 }
 
 type ServicePermission = Extract<Permission, { kind: 'service' }>;

@@ -17,6 +17,7 @@ import type { AnyEndpoint, EndpointRequest, NatsUser } from '@pag/contracts';
 import {
   AppError,
   DispatchRequest,
+  insufficientScope,
   invalidRequest,
   missingScope,
   requiredScope,
@@ -133,10 +134,5 @@ function checkRouteScope(endpoint: AnyEndpoint, caller: AccountCaller, message: 
   if (!envelope.success) return;
   const route = routeById(endpoint.routeId);
   const missing = missingScope(caller.scopes, requiredScope(route, envelope.data.params, route.method));
-  if (missing !== null) {
-    throw new AppError(
-      'INSUFFICIENT_SCOPE',
-      `This endpoint needs the scope ${missing}, which the token does not grant.`,
-    );
-  }
+  if (missing !== null) throw insufficientScope(missing);
 }

@@ -4,7 +4,7 @@
  * hierarchical matcher decides). 403 names the missing scope, in the message and in the
  * WWW-Authenticate challenge (RFC 6750 §3.1), so a client knows what to ask the owner for.
  */
-import { AppError, requiredScope, scopeGrants } from '@pag/contracts';
+import { insufficientScope, requiredScope, scopeGrants } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { resourceMetadataUrl } from './authenticate.ts';
 import { resourceState } from './state.ts';
@@ -25,15 +25,9 @@ export function checkScope(publicUrl: string): RequestHandler {
       return;
     }
     next(
-      new AppError(
-        'INSUFFICIENT_SCOPE',
-        `This endpoint needs the scope ${needed}, which the token does not grant.`,
-        {
-          headers: {
-            'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`,
-          },
-        },
-      ),
+      insufficientScope(needed, {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`,
+      }),
     );
   };
 }
