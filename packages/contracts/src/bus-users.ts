@@ -18,6 +18,7 @@ export const QueueGroups = {
   brain: 'brain',
   proxy: 'proxy',
   trigger: 'trigger',
+  audit: 'audit',
 } as const;
 
 /** Services that publish audit events, one subject each under the AUDIT stream. */

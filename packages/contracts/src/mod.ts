@@ -24,6 +24,7 @@ export type {
 } from './endpoints/define-endpoint.ts';
 export { defineEndpoint, dispatchRequest, subjectsOf } from './endpoints/define-endpoint.ts';
 export {
+  AuditEndpoints,
   AuthEndpoints,
   BrainEndpoints,
   EndpointList,
@@ -54,6 +55,7 @@ export { compilePath, toOpenApiPath } from './routes/route-path.ts';
 export { PROXY_PATH, PROXY_SCOPE, RouteTable, routeById } from './routes/route-table.ts';
 export type { HttpMethod, RouteDefinition, RouteService } from './routes/route-types.ts';
 export { HTTP_METHODS, ROUTE_SERVICES } from './routes/route-types.ts';
+export { AUDIT_PAGE_MAX, AUDIT_STATUS_CLASSES, AuditPage, AuditQuery, AuditRecord } from './schemas/audit.ts';
 export type { HandshakeStatusValue, Plan, TokenKind } from './schemas/auth.ts';
 export {
   AgentIntrospectionClaims,
@@ -113,14 +115,21 @@ export {
   QuickStart,
   REGISTRATION_METHODS,
 } from './schemas/discovery.ts';
+export type { AuditActorType, AuditDecision, AuditEventSource } from './schemas/events.ts';
 export {
+  ActionAuditEvent,
+  AUDIT_ACTION_PATTERN,
+  AUDIT_ACTOR_TYPES,
   AUDIT_DECISIONS,
+  AUDIT_EVENT_SOURCES,
+  AuditDetail,
   AuditEvent,
   DeviceEvent,
   DispatchRequest,
   GATEWAY_PROOF_HEADER,
   HandshakeDecidedEvent,
   MessageHeaders,
+  RequestAuditEvent,
   requestIdFor,
   TokenRevokedEvent,
 } from './schemas/events.ts';
@@ -165,6 +174,7 @@ export type { AuditSource, NatsUser, SubjectRoute } from './subjects.ts';
 export {
   AUDIT_SOURCES,
   AuditStream,
+  AuditSubjects,
   AuthSubjects,
   auditSubject,
   BrainSubjects,

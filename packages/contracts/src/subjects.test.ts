@@ -3,6 +3,7 @@ import { RouteTable } from './routes/route-table.ts';
 import {
   AUDIT_SOURCES,
   AuditStream,
+  AuditSubjects,
   AuthSubjects,
   auditSubject,
   BrainSubjects,
@@ -19,6 +20,7 @@ const requestSubjects = {
   brain: BrainSubjects,
   proxy: ProxySubjects,
   trigger: TriggerSubjects,
+  audit: AuditSubjects,
 };
 const TOKEN = '[a-z][a-z0-9-]*';
 

@@ -23,15 +23,17 @@
  * | trigger.triggers.create        | request | gateway → trigger   | POST /api/v1/triggers             |
  * | trigger.triggers.list          | request | gateway → trigger   | GET  /api/v1/triggers             |
  * | trigger.triggers.run           | request | gateway → trigger   | POST /api/v1/triggers/:id/run     |
+ * | audit.records.list             | request | auth → audit        | one owner's audit rows (dashboard)|
  * | events.auth.token.revoked      | event   | auth → everyone     | evicts introspection caches       |
  * | events.auth.device.approved    | event   | auth → everyone     | a device may now call             |
  * | events.auth.device.revoked     | event   | auth → everyone     | evicts introspection caches       |
  * | events.auth.handshake.decided  | event   | auth → everyone     | handshake approved or denied      |
- * | audit.events.<service>         | stream  | every service → audit | one audit event per request     |
+ * | audit.events.<service>         | stream  | every service → audit | one audit event per request or action |
  */
 import type { AuditSource, NatsUser } from './bus-users.ts';
 import { subjectsOf } from './endpoints/define-endpoint.ts';
 import {
+  AuditEndpoints,
   AuthEndpoints,
   BrainEndpoints,
   EndpointList,
@@ -49,6 +51,7 @@ export const GatewaySubjects = subjectsOf(GatewayEndpoints);
 export const BrainSubjects = subjectsOf(BrainEndpoints);
 export const ProxySubjects = subjectsOf(ProxyEndpoints);
 export const TriggerSubjects = subjectsOf(TriggerEndpoints);
+export const AuditSubjects = subjectsOf(AuditEndpoints);
 
 /** Events: published once, received by every subscriber (no queue group) so every replica acts. */
 export const EventSubjects = {

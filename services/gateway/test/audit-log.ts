@@ -4,13 +4,13 @@
  * Tests wait for what they expect to arrive, never for a fixed time.
  */
 import { randomUUID } from 'node:crypto';
-import { AuditEvent, AuditStream } from '@pag/contracts';
+import { AuditStream, RequestAuditEvent } from '@pag/contracts';
 import type { Bus, Subscription } from '@pag/kit';
 
 export interface StoredAuditEvent {
   /** The event's sequence number in the stream. */
   seq: number;
-  event: AuditEvent;
+  event: RequestAuditEvent;
 }
 
 export class AuditLog implements AsyncDisposable {
@@ -21,18 +21,18 @@ export class AuditLog implements AsyncDisposable {
   static async follow(bus: Bus): Promise<AuditLog> {
     const log = new AuditLog();
     log.#subscription = await bus.consume(AuditStream.name, `audit-test-${randomUUID()}`, async (msg) => {
-      log.stored.push({ seq: msg.seq, event: AuditEvent.parse(msg.data) });
+      log.stored.push({ seq: msg.seq, event: RequestAuditEvent.parse(msg.data) });
       for (const wake of log.#waiters) wake();
     });
     return log;
   }
 
-  get events(): AuditEvent[] {
+  get events(): RequestAuditEvent[] {
     return this.stored.map(({ event }) => event);
   }
 
   /** The events of one request, once at least one has arrived. */
-  async of(requestId: string, timeoutMs = 5_000): Promise<AuditEvent[]> {
+  async of(requestId: string, timeoutMs = 5_000): Promise<RequestAuditEvent[]> {
     const mine = () => this.events.filter((event) => event.requestId === requestId);
     await this.until(() => mine().length > 0, timeoutMs, `no audit event of request ${requestId}`);
     return mine();

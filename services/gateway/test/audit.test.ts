@@ -4,7 +4,7 @@
  * AUDIT stream with the request's id, status, decision and reason, and nothing secret in it.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { AuditEvent } from '@pag/contracts';
+import type { RequestAuditEvent } from '@pag/contracts';
 import { ErrorBody } from '@pag/contracts';
 import { applyMigrations } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
@@ -92,10 +92,10 @@ async function send(path: string, init: RequestInit & { token?: string } = {}): 
   };
 }
 
-async function onlyEventOf(sent: Sent): Promise<AuditEvent> {
+async function onlyEventOf(sent: Sent): Promise<RequestAuditEvent> {
   const events = await log.of(sent.requestId);
   expect(events).toHaveLength(1);
-  const [event] = events as [AuditEvent];
+  const [event] = events as [RequestAuditEvent];
   expect(event).toMatchObject({
     source: 'gateway',
     status: sent.status,

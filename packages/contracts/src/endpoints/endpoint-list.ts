@@ -8,6 +8,7 @@
  * answers 503 naming the service, which is the truth.
  */
 import { z } from 'zod';
+import { AuditPage, AuditQuery } from '../schemas/audit.ts';
 import {
   DeviceRegistered,
   DeviceRegisterRequest,
@@ -207,6 +208,18 @@ export const TriggerEndpoints = {
   }),
 } as const;
 
+/** Answered by the audit service. */
+export const AuditEndpoints = {
+  /** One owner's audit rows, for the auth service's /dashboard/audit and its export. */
+  recordsList: defineEndpoint({
+    subject: 'audit.records.list',
+    from: 'auth',
+    to: 'audit',
+    request: AuditQuery,
+    reply: AuditPage,
+  }),
+} as const;
+
 /** Every bus endpoint, in the order of the subject table. */
 export const EndpointList: readonly AnyEndpoint[] = [
   ...Object.values(AuthEndpoints),
@@ -214,6 +227,7 @@ export const EndpointList: readonly AnyEndpoint[] = [
   ...Object.values(BrainEndpoints),
   ...Object.values(ProxyEndpoints),
   ...Object.values(TriggerEndpoints),
+  ...Object.values(AuditEndpoints),
 ];
 
 /** The endpoint of a request subject; undefined for a subject nobody declared. */

@@ -48,15 +48,38 @@ export const DispatchRequest = z.object({
 export type DispatchRequest = z.infer<typeof DispatchRequest>;
 
 export const AUDIT_DECISIONS = ['allowed', 'denied', 'error'] as const;
+export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
-export const AuditEvent = z.object({
-  eventId: z.uuid().describe('Deduplication id (JetStream Nats-Msg-Id).'),
-  source: z.enum(AUDIT_SOURCES),
-  requestId: z.string().min(1),
+/**
+ * Who wrote an audit event: the services that publish on the AUDIT stream, and `cli` for an
+ * operator's `pag` command, which appends to the log directly (it has no bus).
+ */
+export const AUDIT_EVENT_SOURCES = [...AUDIT_SOURCES, 'cli'] as const;
+export type AuditEventSource = (typeof AUDIT_EVENT_SOURCES)[number];
+
+/** Who acted, for an action event: an agent, the owner (dashboard), the operator (CLI), a schedule. */
+export const AUDIT_ACTOR_TYPES = ['agent', 'owner', 'operator', 'schedule', 'service'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/** `<resource>.<verb>`, lower case: `proxy.call`, `handshake.approve`, `token.revoke`, `trigger.run`. */
+export const AUDIT_ACTION_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+const auditCommon = {
+  eventId: z.uuid().describe('Deduplication id (JetStream Nats-Msg-Id); the log stores an id once.'),
+  source: z.enum(AUDIT_EVENT_SOURCES),
+  requestId: z.string().min(1).max(128),
   time: Timestamp,
-  accountId: z.string().nullable(),
+  accountId: z.string().nullable().describe('The owner account acted on; null before authentication.'),
   clientId: z.string().nullable().describe("The agent's OAuth client; null before authentication."),
-  agentId: z.string().nullable().describe('The agent record, when introspection names one.'),
+  agentId: z.string().nullable().describe('The agent record, when one acted or was acted for.'),
+  decision: z.enum(AUDIT_DECISIONS),
+  reason: z.string().max(200).nullable().describe('The error code when denied or failed.'),
+};
+
+/** One request that reached the gateway (source `gateway`): every answer it gave. */
+export const RequestAuditEvent = z.object({
+  kind: z.literal('request'),
+  ...auditCommon,
   tokenKind: z.enum(TOKEN_KINDS).nullable(),
   clientAddress: z.string().describe("The TCP peer's address (client-sent forwarding headers are ignored)."),
   method: z.string(),
@@ -66,8 +89,6 @@ export const AuditEvent = z.object({
     .min(100)
     .max(599)
     .describe('The status sent; 499 when the client went away before any answer.'),
-  decision: z.enum(AUDIT_DECISIONS),
-  reason: z.string().nullable().describe('The error code when denied or failed.'),
   latencyMs: z.number().min(0).describe('From arrival until the answer was ready (before the audit ack).'),
   bytesIn: z.int().min(0).describe('Request body bytes (Content-Length, or counted for a chunked body).'),
   bytesOut: z
@@ -76,6 +97,40 @@ export const AuditEvent = z.object({
     .nullable()
     .describe('Response body bytes; null for a streamed answer without Content-Length.'),
 });
+export type RequestAuditEvent = z.infer<typeof RequestAuditEvent>;
+
+/** A small map of facts about an action: never a secret, a token, a body or a query string. */
+export const AuditDetail = z
+  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.int(), z.boolean(), z.null()]))
+  .refine((detail) => Object.keys(detail).length <= 16, { message: 'At most 16 entries.' });
+export type AuditDetail = z.infer<typeof AuditDetail>;
+
+/**
+ * Something a service did on the owner's behalf, or a decision of the owner or the operator:
+ * who (`actor`), what (`action`, `target`) and the outcome (`decision`, `reason`, `status`).
+ */
+export const ActionAuditEvent = z.object({
+  kind: z.literal('action'),
+  ...auditCommon,
+  actor: z.object({
+    type: z.enum(AUDIT_ACTOR_TYPES),
+    id: z.string().max(200).nullable().describe('The agent id, the owner account id, or null.'),
+  }),
+  action: z.string().max(64).regex(AUDIT_ACTION_PATTERN),
+  target: z.string().max(200).nullable().describe('What was acted on: a service name, a handshake id.'),
+  status: z
+    .int()
+    .min(100)
+    .max(599)
+    .nullable()
+    .describe('An HTTP status where one applies (an upstream answer).'),
+  latencyMs: z.number().min(0).nullable(),
+  detail: AuditDetail,
+});
+export type ActionAuditEvent = z.infer<typeof ActionAuditEvent>;
+
+/** What travels on the AUDIT stream (`audit.events.<source>`), one per request or action. */
+export const AuditEvent = z.discriminatedUnion('kind', [RequestAuditEvent, ActionAuditEvent]);
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 export const TokenRevokedEvent = z

@@ -15,7 +15,7 @@
  * Never in the event: the token, the query string, headers, bodies.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuditEvent } from '@pag/contracts';
+import type { RequestAuditEvent } from '@pag/contracts';
 import { AppError, AuditStream, auditSubject, toErrorBody } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -60,9 +60,10 @@ export function audit(options: AuditOptions): RequestHandler {
       return;
     }
 
-    const record = (status: number, bytesOut: number | null, reason: string | null): AuditEvent => {
+    const record = (status: number, bytesOut: number | null, reason: string | null): RequestAuditEvent => {
       const { identity, startedAt, clientAddress } = state(res);
       return {
+        kind: 'request',
         eventId: randomUUID(),
         source: 'gateway',
         requestId,
@@ -82,7 +83,7 @@ export function audit(options: AuditOptions): RequestHandler {
         bytesOut,
       };
     };
-    const publish = (event: AuditEvent) =>
+    const publish = (event: RequestAuditEvent) =>
       bus.publishDurable(SUBJECT, event, { msgId: event.eventId, timeoutMs });
 
     const gate = new AuditGate(res, () => {
