@@ -1,0 +1,15 @@
+export type { ChainContent } from './chain/chain-hash.ts';
+export { canonicalContent, chainContent, chainHash, GENESIS_HASH } from './chain/chain-hash.ts';
+export { REQUEST_ACTION, recordContent } from './chain/record-content.ts';
+export type { SigningKey, VerifyKey } from './checkpoints/signing-keys.ts';
+export { keyIdOf, signingKeyFromSeed, verifyKeyFromRaw, verifyKeys } from './checkpoints/signing-keys.ts';
+export type { AuditConfig } from './config.ts';
+export { auditConfig, loadAuditConfig } from './config.ts';
+export { auditDatabase } from './database.ts';
+export { auditService } from './definition.ts';
+export type { AuditDeps, RunningAudit } from './service.ts';
+export { startAudit } from './service.ts';
+export type { AppendResult } from './store/audit-log.ts';
+export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
+export type { ChainHead } from './store/chain-head.ts';
+export { AuditRoleError } from './store/privilege-guard.ts';

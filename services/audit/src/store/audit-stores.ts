@@ -1,0 +1,15 @@
+/**
+ * The only place that talks to the audit tables (Prisma): one store per concern, each built once
+ * here on the service's database client.
+ */
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { AuditLog } from './audit-log.ts';
+
+export interface AuditStores {
+  /** Appends to the chain (the ingest; the CLI builds its own). */
+  log: AuditLog;
+}
+
+export function auditStores(prisma: PrismaClient): AuditStores {
+  return { log: new AuditLog(prisma) };
+}
