@@ -3,7 +3,7 @@
  * measured in the same run, written to docs/benchmarks.md.
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 50).
- * BENCH_ONLY=discovery|oauth|capabilities|memory (comma-separated) runs only those scenarios and
+ * BENCH_ONLY=discovery|oauth|capabilities|memory|audit (comma-separated) runs only those scenarios and
  * prints their rows without writing docs/benchmarks.md (which always holds a full run).
  * BENCH_SETTLE_SECONDS (default 5): how long the memory scenario lets a process idle before sampling.
  */
@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { setTimeout as idle } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startReadyProcess, startStackProcess } from '@pag/testkit';
+import type { IngestResult } from './audit-ingest.ts';
+import { BATCH_SIZE, measureIngest } from './audit-ingest.ts';
 import {
   CAPABILITIES_PATH,
   forgedTokenLike,
@@ -55,6 +57,8 @@ const WRONG_LEGACY = `GET ${CAPABILITIES_PATH}, a fresh legacy-shaped random tok
 const UNBOUNDED_FAILURES = 1_000_000;
 /** The issue's targets for an authenticated request through the gateway, audit included. */
 const CAPABILITIES_TARGET = { requestsPerSecond: 3_000, p99Ms: 25 };
+/** The issue's targets for the audit log's ingest on this machine: events/s, and × the plain INSERT's. */
+const INGEST_TARGET = { eventsPerSecond: 5_000, ofPlain: 0.5 };
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -426,6 +430,35 @@ function target(scenarios: Scenario[]): string {
   return notes === '' ? line : `${line}\n\n${notes}`;
 }
 
+function ingestTable(ingest: IngestResult | undefined): string {
+  if (ingest === undefined) return '';
+  const header = [
+    `| audit ingest, batches of ${BATCH_SIZE} | events/s | batch p50 ms | batch p99 ms | events (batches) |`,
+    '|---|---:|---:|---:|---:|',
+  ];
+  const rows = [
+    ['AuditLog.append as the service role: lock, head, dedup, chain, one INSERT, commit', ingest.chain],
+    ['baseline: plain INSERT of the same rows, same columns, no key, index or trigger', ingest.plain],
+    ['plain INSERT of the same rows, same columns with the same key and indexes', ingest.indexed],
+  ] as const;
+  const lines = rows.map(
+    ([subject, m]) =>
+      `| ${subject} | ${Math.round(m.eventsPerSecond)} | ${m.batchP50Ms} | ${m.batchP99Ms} | ${m.events} (${m.batches}) |`,
+  );
+  return [...header, ...lines].join('\n');
+}
+
+function ingestTarget(ingest: IngestResult | undefined): string {
+  if (ingest === undefined) return '';
+  const rate = ingest.chain.eventsPerSecond;
+  const ofPlain = rate / ingest.plain.eventsPerSecond;
+  const met = rate >= INGEST_TARGET.eventsPerSecond && ofPlain >= INGEST_TARGET.ofPlain;
+  return [
+    `Target: ingest at least ${INGEST_TARGET.eventsPerSecond} events/s and at least ${INGEST_TARGET.ofPlain} × the plain INSERT's rate: ${met ? 'met' : 'NOT met'} (${Math.round(rate)} events/s, ${ofPlain.toFixed(2)} × plain, ${(rate / ingest.indexed.eventsPerSecond).toFixed(2)} × the indexed plain INSERT).`,
+    `Rows counted in PostgreSQL afterwards, warm-up included: ${ingest.rows.chain} in the log, ${ingest.rows.plain} and ${ingest.rows.indexed} in the plain tables.`,
+  ].join('\n');
+}
+
 /** Which code was measured: the commit, and whether the work tree differed from it. */
 function revision(): string {
   try {
@@ -441,6 +474,7 @@ const scenarios = [
   ...(runs('capabilities') ? await capabilitiesScenarios() : []),
 ];
 const memory = runs('memory') ? await memoryScenario() : [];
+const ingest = runs('audit') ? await measureIngest({ durationSeconds }) : undefined;
 const cpu = cpus();
 const machine = `${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}`;
 const report = `# Benchmarks
@@ -503,6 +537,17 @@ process's pages in full (its RSS), as on a machine that runs only the stack. Bas
 before the stack: a bare Node process holding an embedded PostgreSQL started the same way
 (bench/bare-postgres.ts).
 
+Audit ingest (bench/audit-ingest.ts): request events committed through the audit log's writer
+(AuditLog.append, as the ingest calls it: one transaction per batch of ${BATCH_SIZE} under the append
+lock, the head read, stored event ids dropped, seq and SHA-256 chain over each row's JCS computed in
+JS, one INSERT), connected as the service's own role, batch after batch as the ingest's one consumer
+commits them, for ${durationSeconds} s of appending after a warm-up. In the same run and the same
+embedded PostgreSQL (started as the stack starts it: synchronous commit), each batch is followed by
+a plain INSERT of the same rows (the same unnest statement) into a table with the same columns and
+nothing else (the baseline), and into one with the same columns, key and indexes (no trigger, lock,
+dedup or chain), which tells the indexes' share of the cost from the writer's own. Rates are events
+per second of time spent writing.
+
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}
 
@@ -518,12 +563,17 @@ ${memoryTable(memory)}
 
 ${memoryTarget(memory)}
 
+${ingestTable(ingest)}
+
+${ingestTarget(ingest)}
+
 ${(await readFile(PROFILE_NOTES, 'utf8')).trim()}
 `;
 if (only.size === 0) await writeFile(REPORT, report);
 const printed = [
   ...(scenarios.length > 0 ? [table(scenarios), ratios(scenarios), target(scenarios)] : []),
   ...(memory.length > 0 ? [memoryTable(memory), memoryTarget(memory)] : []),
+  ...(ingest === undefined ? [] : [ingestTable(ingest), ingestTarget(ingest)]),
   only.size === 0 ? 'written to docs/benchmarks.md' : 'BENCH_ONLY: docs/benchmarks.md left as it was',
 ];
 process.stdout.write(`${printed.join('\n\n')}\n`);
