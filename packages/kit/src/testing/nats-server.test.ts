@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, test } from '@jest/globals';
+import { NatsBus } from '../bus/nats-bus.ts';
 import { isProcessAlive } from '../lifecycle/process-alive.ts';
 import { eventually } from './eventually.ts';
 import { startNatsServer } from './nats-server.ts';
@@ -58,4 +59,36 @@ describe('startNatsServer', () => {
     // SIGCONT is delivered asynchronously too.
     await eventually(() => state() !== 'T', { what: 'the server runs again' });
   });
+
+  test.each(['SIGTERM', 'SIGKILL'] as const)(
+    'restart(%s): a new pid on the same port and store; a stored message is still there',
+    async (signal) => {
+      await using server = await startNatsServer();
+      const first = server.pid;
+      const stream = { name: 'RESTART', subjects: ['restart.>'] };
+      const before = await NatsBus.connect({ url: server.url, name: 'restart-before' });
+      try {
+        await before.ensureStream(stream);
+        await before.publishDurable('restart.kept', { kept: true }, { msgId: 'kept-1' });
+      } finally {
+        await before.close();
+      }
+
+      await server.restart(signal);
+      expect(server.pid).not.toBe(first);
+      expect(isProcessAlive(first)).toBe(false);
+      expect(existsSync(server.storeDir)).toBe(true);
+      const after = await NatsBus.connect({ url: server.url, name: 'restart-after' });
+      try {
+        const info = await after.request<{ state: { messages: number } }>(
+          `$JS.API.STREAM.INFO.${stream.name}`,
+          {},
+          { timeoutMs: 2_000 },
+        );
+        expect(info.state.messages).toBe(1);
+      } finally {
+        await after.close();
+      }
+    },
+  );
 });

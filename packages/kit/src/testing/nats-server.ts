@@ -1,7 +1,9 @@
 /**
  * Starts a real nats-server (with JetStream) for a test: a free port on loopback, a fresh store
- * directory, optionally a configuration file (users and permissions), ready when the server logs that it is, stopped by its own pid. A missing binary fails
- * the test with the install command: bus tests are never skipped.
+ * directory, optionally a configuration file (users and permissions), ready when the server logs
+ * that it is, stopped by its own pid. restart() stops that pid and starts the server again where
+ * clients expect it: the same port and the same store, so streams and consumers outlive it. A
+ * missing binary fails the test with the install command: bus tests are never skipped.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -29,6 +31,7 @@ export interface NatsServerOptions {
 export interface NatsServer {
   readonly url: string;
   readonly port: number;
+  /** The running server's pid (a new one after restart()). */
   readonly pid: number;
   /** JetStream's store directory, removed by stop(). */
   readonly storeDir: string;
@@ -40,6 +43,11 @@ export interface NatsServer {
   pause(): Promise<void>;
   /** Lets a paused server run again (SIGCONT). */
   resume(): void;
+  /**
+   * Ends the server's process with `signal` (SIGTERM: it shuts down cleanly; SIGKILL: a crash),
+   * waits for its exit, and starts it again on the same port with the same store directory.
+   */
+  restart(signal?: NodeJS.Signals): Promise<void>;
   /** Sends SIGTERM to the server's pid, waits for its exit, removes its store directory. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -64,9 +72,60 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
 }
 
 async function startOn(port: number, options: NatsServerOptions): Promise<NatsServer> {
+  const storeDir = await mkdtemp(join(tmpdir(), 'pag-nats-'));
+  let running: RunningProcess;
+  try {
+    running = await spawnServer(port, storeDir, options);
+  } catch (error) {
+    await rm(storeDir, { recursive: true, force: true });
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await running.end('SIGTERM');
+      await rm(storeDir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    get pid() {
+      return running.pid;
+    },
+    storeDir,
+    async pause() {
+      const { pid } = running;
+      process.kill(pid, 'SIGSTOP');
+      await eventually(async () => (await processState(pid)) === 'T', {
+        what: `nats-server (pid ${pid}) reported stopped`,
+      });
+    },
+    resume: () => process.kill(running.pid, 'SIGCONT'),
+    async restart(signal: NodeJS.Signals = 'SIGTERM') {
+      if (stopping !== undefined) throw new Error('nats-server was stopped; it cannot be restarted');
+      await running.end(signal);
+      running = await spawnServer(port, storeDir, options);
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+interface RunningProcess {
+  readonly pid: number;
+  /** Sends `signal` unless the process has exited already, and resolves once it has. */
+  end(signal: NodeJS.Signals): Promise<void>;
+}
+
+async function spawnServer(
+  port: number,
+  storeDir: string,
+  options: NatsServerOptions,
+): Promise<RunningProcess> {
   const env = options.env ?? process.env;
   const bin = options.bin ?? env.NATS_SERVER_BIN ?? 'nats-server';
-  const storeDir = await mkdtemp(join(tmpdir(), 'pag-nats-'));
   // Flags after -c win over the file: loopback, this port and store, whatever the file says.
   const args = [
     ...(options.configFile === undefined ? [] : ['-c', options.configFile]),
@@ -78,41 +137,17 @@ async function startOn(port: number, options: NatsServerOptions): Promise<NatsSe
   });
   const log: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
   try {
     await waitUntilReady(child, log, bin, options.readyTimeoutMs ?? 10_000);
   } catch (error) {
-    if (child.exitCode === null && child.pid !== undefined) child.kill('SIGKILL');
-    if (child.pid !== undefined) await exited;
-    await rm(storeDir, { recursive: true, force: true });
+    if (child.pid !== undefined) await end('SIGKILL');
     throw error;
   }
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-      await rm(storeDir, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
-  const pid = child.pid!;
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    port,
-    pid,
-    storeDir,
-    async pause() {
-      process.kill(pid, 'SIGSTOP');
-      await eventually(async () => (await processState(pid)) === 'T', {
-        what: `nats-server (pid ${pid}) reported stopped`,
-      });
-    },
-    resume: () => process.kill(pid, 'SIGCONT'),
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  return { pid: child.pid as number, end };
 }
 
 function waitUntilReady(child: ChildProcess, log: string[], bin: string, timeoutMs: number): Promise<void> {
