@@ -9,11 +9,8 @@
  *
  * The services are imported by path: the workspace root does not depend on them as packages.
  */
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AuditStream } from '@pag/contracts';
-import type { ReadyProcess } from '@pag/testkit';
-import { startReadyProcess } from '@pag/testkit';
 import {
   applyMigrations,
   createLogger,
@@ -28,10 +25,9 @@ import { PrismaClient } from '../services/audit/src/generated/prisma/client.ts';
 import { createAuditLogin, newSigningKey } from '../services/audit/test/support/audit-login.ts';
 import type { RunningGateway } from '../services/gateway/src/mod.ts';
 import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
-import type { Answer } from './support/audit-crash.ts';
-import { burst, pag, rowProblems, rowsPerRequest } from './support/audit-crash.ts';
+import type { Answer, ServiceProcess } from './support/audit-crash.ts';
+import { burst, pag, rowProblems, rowsPerRequest, startAuditProcess } from './support/audit-crash.ts';
 
-const AUDIT_MAIN = fileURLToPath(new URL('../services/audit/src/main.ts', import.meta.url));
 const CONCURRENCY = 50;
 const logger = createLogger({ service: 'audit-crash-nats-test', level: 'silent' });
 
@@ -44,19 +40,17 @@ const signingKey = newSigningKey();
 let gatewayBus: NatsBus;
 let gateway: RunningGateway;
 let url: string;
-let audit: ReadyProcess | undefined;
+let audit: ServiceProcess | undefined;
 
-async function startAuditProcess(): Promise<ReadyProcess> {
-  return startReadyProcess({
-    args: [AUDIT_MAIN],
-    env: {
-      NATS_URL: nats.url,
-      DATABASE_URL: serviceUrl,
-      AUDIT_SIGNING_KEY: signingKey,
-      HOST: '127.0.0.1',
-      OPS_PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
-    },
+/** The audit service as its own process, as its own login role. */
+async function startAudit(): Promise<ServiceProcess> {
+  return startAuditProcess({
+    NATS_URL: nats.url,
+    DATABASE_URL: serviceUrl,
+    AUDIT_SIGNING_KEY: signingKey,
+    HOST: '127.0.0.1',
+    OPS_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
   });
 }
 
@@ -75,7 +69,7 @@ beforeAll(async () => {
     metrics: createMetrics({ defaultMetrics: false }),
   });
   url = `http://127.0.0.1:${gateway.port}/api/v1/`;
-  audit = await startAuditProcess();
+  audit = await startAudit();
 }, 60_000);
 
 afterAll(async () => {
@@ -120,7 +114,7 @@ async function expectOneRowPerAnswer(answers: Answer[]): Promise<void> {
 describe('the audit log with NATS survives', () => {
   test('kill -9 of the audit service in the middle of 5,000 requests, and its restart', async () => {
     const total = 5_000;
-    let killed: Promise<ReadyProcess> | undefined;
+    let killed: Promise<ServiceProcess> | undefined;
     const result = await burst({
       url,
       total,
@@ -130,7 +124,7 @@ describe('the audit log with NATS survives', () => {
         // The burst goes on while the service is dead and while it starts again.
         killed = (async () => {
           await audit?.stop('SIGKILL');
-          audit = await startAuditProcess();
+          audit = await startAudit();
           return audit;
         })();
       },

@@ -1,9 +1,14 @@
 /**
  * What the audit crash tests share: a burst of requests that notes every answer (its X-Request-Id
- * and status) and lets the test act after the n-th; a kill -9 of a whole process tree that leaves
- * nothing running; the rows the log holds per request id; and `pag audit verify`.
+ * and status) and lets the test act after the n-th; the audit service as its own process; a kill -9
+ * of a whole process tree that leaves nothing running; the rows the log holds per request id; and
+ * `pag audit verify`.
  */
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Env } from '../../packages/kit/src/mod.ts';
 import { runCli } from '../../packages/stack/src/cli/run-cli.ts';
 import type { PrismaClient } from '../../services/audit/src/generated/prisma/client.ts';
@@ -64,6 +69,58 @@ export async function burst(options: BurstOptions): Promise<BurstResult> {
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   return { answers, failed };
+}
+
+const AUDIT_MAIN = fileURLToPath(new URL('../../services/audit/src/main.ts', import.meta.url));
+
+export interface ServiceProcess extends AsyncDisposable {
+  readonly pid: number;
+  /** Sends `signal` (SIGTERM unless given) and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * `node services/audit/src/main.ts` with `env`, resolved once it printed its ready line (`ready:
+ * audit (ops port N)`: no URL, so not testkit's startReadyProcess, which waits for one).
+ */
+export async function startAuditProcess(env: Env): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [AUDIT_MAIN], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-16_384);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = once(child, 'exit');
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  try {
+    await readyLine(child, () => output);
+  } catch (error) {
+    await stop('SIGKILL');
+    throw error;
+  }
+  return { pid: child.pid as number, stop, [Symbol.asyncDispose]: () => stop() };
+}
+
+function readyLine(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      if (!/^ready: /m.test(output())) return;
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`the audit service exited (${code}) before it was ready:\n${output()}`));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
 }
 
 async function childrenOf(pid: number): Promise<number[]> {
