@@ -31,6 +31,7 @@ import type { MemorySample } from './memory.ts';
 import { aloneKiB, sampleMemory, totalPssKiB } from './memory.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { BareOAuthSetup, OAuthSubject, TokenPair } from './oauth-subject.ts';
+import { stackAuditRows } from './stack-audit.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -57,6 +58,11 @@ const WRONG_LEGACY = `GET ${CAPABILITIES_PATH}, a fresh legacy-shaped random tok
 const UNBOUNDED_FAILURES = 1_000_000;
 /** The issue's targets for an authenticated request through the gateway, audit included. */
 const CAPABILITIES_TARGET = { requestsPerSecond: 3_000, p99Ms: 25 };
+/**
+ * The authenticated request before issue 11 (docs/benchmarks.md at 7b78cb7, commit 8703aab measured),
+ * when nothing kept the audit events; the issue's target with every event persisted is 90 % of it.
+ */
+const CAPABILITIES_BEFORE_AUDIT = { requestsPerSecond: 3_569, commit: '8703aab', share: 0.9 };
 /** The issue's targets for the audit log's ingest on this machine: events/s, and × the plain INSERT's. */
 const INGEST_TARGET = { eventsPerSecond: 5_000, ofPlain: 0.5 };
 const only = new Set(
@@ -206,9 +212,13 @@ async function oauthScenarios(): Promise<Scenario[]> {
   ];
 }
 
+/** The right token's answers (warm-up and measurement) and the audit rows found for them. */
+let auditedRight: { answered: number; rows: number } | undefined;
+
 /**
  * An authenticated GET through the whole pipeline beside the same bytes from a bare server, then
- * wrong tokens against the same stack (their baseline is the right token's measurement).
+ * wrong tokens against the same stack (their baseline is the right token's measurement). Every
+ * right answer must have its row in the stack's audit log afterwards.
  */
 async function capabilitiesScenarios(): Promise<Scenario[]> {
   // Every wrong token comes from this one address: with the default budget (docs/adr/0026) all but
@@ -224,8 +234,19 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
   if (first.status !== 200) throw new Error(`capabilities answered ${first.status}: ${body}`);
   const expected = body.toString();
   await using same = await startSameBodyServer(BASELINE_SERVER, body);
+  // Every right answer of warm-up and measurement (the first one above included), to be found in
+  // the audit log: each was answered only after its row committed.
+  let answered = 1;
   const right = await warmUpAndMeasure(
-    () => ({ url, headers: { authorization: `Bearer ${token}` }, verifyBody: (text) => text === expected }),
+    () => ({
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      verifyBody: (text) => {
+        if (text !== expected) return false;
+        answered += 1;
+        return true;
+      },
+    }),
     stackPids(stack.pid),
   );
   const bare = await warmUpAndMeasure(
@@ -259,6 +280,15 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
     );
   const wrongFresh = await freshEachRequest(() => forgedTokenLike(token));
   const wrongLegacy = await freshEachRequest(legacyShapedToken);
+  auditedRight = {
+    answered,
+    rows: await stackAuditRows(stack.dataDir, { method: 'GET', path: CAPABILITIES_PATH, status: 200 }),
+  };
+  // autocannon ends a run by closing its connections: a request in flight then may have been
+  // recorded without its answer being counted, at most one per connection and run.
+  const unseen = auditedRight.rows - auditedRight.answered;
+  if (unseen < 0 || unseen > 2 * connections)
+    throw new Error(`${auditedRight.answered} right answers, but ${auditedRight.rows} rows in the audit log`);
   const rightRow = { subject: 'gateway (embedded stack), dashboard token, scope read', result: right };
   return [
     {
@@ -374,6 +404,15 @@ function capabilitiesNotes(scenarios: Scenario[]): string {
     `Gateway's own added latency on ${CAPABILITIES_PATH} (gateway − bare server, same body): p50 ${m.p50Ms - b.p50Ms} ms, p99 ${m.p99Ms - b.p99Ms} ms.`,
     `Target: at least ${CAPABILITIES_TARGET.requestsPerSecond} requests/s and p99 under ${CAPABILITIES_TARGET.p99Ms} ms: ${met ? 'met' : 'NOT met'} (${Math.round(m.requestsPerSecond)} requests/s, p99 ${m.p99Ms} ms).`,
   ];
+  const before = CAPABILITIES_BEFORE_AUDIT;
+  const share = m.requestsPerSecond / before.requestsPerSecond;
+  lines.push(
+    `With the audit log persisting every event: ${share.toFixed(2)} × the ${before.requestsPerSecond} requests/s measured before it (commit ${before.commit}, nothing kept the events); target at least ${before.share}: ${share >= before.share ? 'met' : 'NOT met'}. ${(m.requestsPerSecond / b.requestsPerSecond).toFixed(2)} × the bare server.`,
+  );
+  if (auditedRight !== undefined)
+    lines.push(
+      `Audit rows of the right token's answers (warm-up and measurement): ${auditedRight.rows} rows for ${auditedRight.answered} answers counted by the load (a request in flight when a run ends is recorded, its answer not counted).`,
+    );
   for (const name of [WRONG_SAME, WRONG_FRESH, WRONG_LEGACY]) {
     const scenario = scenarios.find((s) => s.name === name);
     if (scenario === undefined) continue;
@@ -512,8 +551,9 @@ internal URL).
 Authenticated request (bench/capabilities-load.ts): \`GET ${CAPABILITIES_PATH}\` with a dashboard
 token made by \`pag token create\` (scope \`read\`, no limits; ${STORED_TOKENS} tokens stored for the owner)
 through the whole gateway pipeline (route lookup, introspection with the gateway's cache, scope
-check, usage count, dispatch, and audit emission as far as it is in the measured commit); every
-answer must be the exact body of the first. Baseline: a bare node:http server answering those same
+check, usage count, dispatch, and the audit event, answered once its row is committed in the audit
+log); every answer must be the exact body of the first, and afterwards the audit log must hold a
+row for each one the load counted. Baseline: a bare node:http server answering those same
 bytes, i.e. the handler's output without the pipeline; the difference is the gateway's own added
 latency. Wrong tokens (docs/adr/0025): the same forged token on every request; a fresh forged
 one per request (our \`pag_dt_\` prefix, a random body and a random tag: what anyone without the
