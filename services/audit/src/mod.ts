@@ -12,4 +12,6 @@ export { startAudit } from './service.ts';
 export type { AppendResult } from './store/audit-log.ts';
 export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
 export type { ChainHead } from './store/chain-head.ts';
+export type { AuditLogin } from './store/login-role.ts';
+export { AUDIT_LOGIN_ROLE, ensureAuditLogin } from './store/login-role.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';
