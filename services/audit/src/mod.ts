@@ -13,3 +13,5 @@ export type { AppendResult } from './store/audit-log.ts';
 export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
 export type { ChainHead } from './store/chain-head.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';
+export type { OpenAuditRecords } from './store/record-query.ts';
+export { AuditRecords, openAuditRecords } from './store/record-query.ts';

@@ -4,12 +4,15 @@
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { AuditLog } from './audit-log.ts';
+import { AuditRecords } from './record-query.ts';
 
 export interface AuditStores {
   /** Appends to the chain (the ingest; the CLI builds its own). */
   log: AuditLog;
+  /** One owner's rows, paged (the read side). */
+  records: AuditRecords;
 }
 
 export function auditStores(prisma: PrismaClient): AuditStores {
-  return { log: new AuditLog(prisma) };
+  return { log: new AuditLog(prisma), records: new AuditRecords(prisma) };
 }
