@@ -1,6 +1,9 @@
+export type { AuditMetrics } from './audit-metrics.ts';
 export type { ChainContent } from './chain/chain-hash.ts';
 export { canonicalContent, chainContent, chainHash, GENESIS_HASH } from './chain/chain-hash.ts';
 export { REQUEST_ACTION, recordContent } from './chain/record-content.ts';
+export type { Checkpoint, CheckpointVerdict } from './checkpoints/checkpoint-signature.ts';
+export { checkpointStatement, signCheckpoint, verifyCheckpoint } from './checkpoints/checkpoint-signature.ts';
 export type { SigningKey, VerifyKey } from './checkpoints/signing-keys.ts';
 export { keyIdOf, signingKeyFromSeed, verifyKeyFromRaw, verifyKeys } from './checkpoints/signing-keys.ts';
 export type { AuditConfig } from './config.ts';
@@ -14,4 +17,8 @@ export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
 export type { ChainHead } from './store/chain-head.ts';
 export type { AuditLogin } from './store/login-role.ts';
 export { AUDIT_LOGIN_ROLE, ensureAuditLogin } from './store/login-role.ts';
+export type { OpenAuditLog } from './store/open-audit-log.ts';
+export { openAuditLog } from './store/open-audit-log.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';
+export type { OpenAuditRecords } from './store/record-query.ts';
+export { AuditRecords, openAuditRecords } from './store/record-query.ts';
