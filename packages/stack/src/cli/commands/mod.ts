@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { agentCommands } from './agent.ts';
+import { auditVerify } from './audit-verify.ts';
 import { clientList } from './client-list.ts';
 import { connectionCommands } from './connection.ts';
 import { deviceCommands } from './device.ts';
@@ -18,4 +19,5 @@ export const COMMANDS: readonly Command[] = [
   ...connectionCommands,
   keysRotate,
   clientList,
+  auditVerify,
 ];
