@@ -54,11 +54,7 @@ beforeAll(async () => {
   await log.log.append(requests);
   const key = signingKeyFromSeed(embeddedAuditSigningKey(await loadStackSecrets(dataDir)));
   const { rows } = await client.query<{ hash: string }>('SELECT hash FROM audit.records WHERE seq = 10');
-  const signed = signCheckpoint(key, {
-    seq: 10,
-    hash: rows[0]?.hash as string,
-    signedAt: new Date().toISOString(),
-  });
+  const signed = signCheckpoint(key, { seq: 10, hash: rows[0]?.hash as string }, new Date());
   await client.query(
     'INSERT INTO audit.checkpoints (seq, hash, signed_at, key_id, signature) VALUES ($1, $2, $3, $4, $5)',
     [signed.seq, signed.hash, signed.signedAt, signed.keyId, signed.signature],

@@ -25,7 +25,7 @@ export type {
   VerifyProgress,
   VerifyResult,
 } from './verify/chain-break.ts';
-export type { ChainRow, ChainSource, StoredCheckpoint } from './verify/chain-source.ts';
+export type { ChainRow, ChainSource } from './verify/chain-source.ts';
 export type { TrustedKeys } from './verify/checkpoint-check.ts';
 export type { VerifyAuditLogOptions } from './verify/verify-audit-log.ts';
 export { verifyAuditLog } from './verify/verify-audit-log.ts';

@@ -4,10 +4,10 @@
  * written while verify walks could name a row verify's earlier pages did not see, and read as a
  * cut tail.
  */
-
-import type { Checkpoint, PrismaClient } from '../generated/prisma/client.ts';
-import type { ChainRow, ChainSource, StoredCheckpoint } from '../verify/chain-source.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ChainRow, ChainSource } from '../verify/chain-source.ts';
 import type { Transaction } from './chain-head.ts';
+import { checkpointFromRow } from './checkpoint-store.ts';
 import { recordFromRow } from './record-row.ts';
 
 /**
@@ -16,16 +16,6 @@ import { recordFromRow } from './record-row.ts';
  * takes (tens of thousands of rows a second).
  */
 const SNAPSHOT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-
-function checkpointOf(row: Checkpoint): StoredCheckpoint {
-  return {
-    seq: Number(row.seq),
-    hash: row.hash,
-    signedAt: row.signedAt.toISOString(),
-    keyId: row.keyId,
-    signature: row.signature,
-  };
-}
 
 function chainSource(tx: Transaction): ChainSource {
   return {
@@ -51,15 +41,15 @@ function chainSource(tx: Transaction): ChainSource {
         orderBy: { seq: 'asc' },
         take: limit,
       });
-      return rows.map(checkpointOf);
+      return rows.map(checkpointFromRow);
     },
     async checkpointAt(seq) {
       const row = await tx.checkpoint.findUnique({ where: { seq } });
-      return row === null ? null : checkpointOf(row);
+      return row === null ? null : checkpointFromRow(row);
     },
     async checkpointBefore(seq) {
       const row = await tx.checkpoint.findFirst({ where: { seq: { lt: seq } }, orderBy: { seq: 'desc' } });
-      return row === null ? null : checkpointOf(row);
+      return row === null ? null : checkpointFromRow(row);
     },
   };
 }

@@ -4,22 +4,13 @@
  * (store/chain-snapshot.ts), so rows and checkpoints appended meanwhile cannot disagree.
  */
 import type { ChainContent } from '../chain/chain-hash.ts';
+import type { Checkpoint } from '../checkpoints/checkpoint-signature.ts';
 
 /** A stored row: its content, its place and both hashes as stored. */
 export interface ChainRow extends ChainContent {
   readonly seq: number;
   readonly prevHash: string;
   readonly hash: string;
-}
-
-/** A stored checkpoint, as signed. */
-export interface StoredCheckpoint {
-  readonly seq: number;
-  readonly hash: string;
-  /** ISO 8601, milliseconds, UTC. */
-  readonly signedAt: string;
-  readonly keyId: string;
-  readonly signature: string;
 }
 
 export interface ChainSource {
@@ -29,10 +20,10 @@ export interface ChainSource {
   /** Up to `limit` rows with seq > `after`, by seq. */
   rowsAfter(after: number, limit: number): Promise<ChainRow[]>;
   /** Up to `limit` checkpoints with seq > `after`, by seq. */
-  checkpointsAfter(after: number, limit: number): Promise<StoredCheckpoint[]>;
-  checkpointAt(seq: number): Promise<StoredCheckpoint | null>;
+  checkpointsAfter(after: number, limit: number): Promise<Checkpoint[]>;
+  checkpointAt(seq: number): Promise<Checkpoint | null>;
   /** The checkpoint with the highest seq below `seq`, or null. */
-  checkpointBefore(seq: number): Promise<StoredCheckpoint | null>;
+  checkpointBefore(seq: number): Promise<Checkpoint | null>;
 }
 
 /** Reads a keyset-paged sequence one item at a time, with a look at the next one. */

@@ -14,6 +14,7 @@
  *   Rows cut after the newest checkpoint cannot be seen: that is what the checkpoint interval bounds.
  */
 import { chainHash, GENESIS_HASH } from '../chain/chain-hash.ts';
+import type { Checkpoint } from '../checkpoints/checkpoint-signature.ts';
 import type {
   ChainBreak,
   ChainBreakKind,
@@ -22,7 +23,7 @@ import type {
   VerifyProgress,
   VerifyResult,
 } from './chain-break.ts';
-import type { ChainRow, ChainSource, StoredCheckpoint } from './chain-source.ts';
+import type { ChainRow, ChainSource } from './chain-source.ts';
 import { PagedCursor } from './chain-source.ts';
 import type { TrustedKeys } from './checkpoint-check.ts';
 import { checkpointProblem } from './checkpoint-check.ts';
@@ -165,9 +166,9 @@ export async function verifyChain(source: ChainSource, options: VerifyOptions): 
 
 /** The checkpoint at `seq`, if any; checkpoints come in seq order and none is below `seq` here. */
 async function nextCheckpointAt(
-  checkpoints: PagedCursor<StoredCheckpoint>,
+  checkpoints: PagedCursor<Checkpoint>,
   seq: number,
-): Promise<StoredCheckpoint | undefined> {
+): Promise<Checkpoint | undefined> {
   const next = await checkpoints.peek();
   return next?.seq === seq ? checkpoints.next() : undefined;
 }

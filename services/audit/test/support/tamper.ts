@@ -29,11 +29,7 @@ export async function checkpoint(
   hash?: string,
 ): Promise<void> {
   const row = await owner.auditRow.findUnique({ where: { seq } });
-  const signed = signCheckpoint(key, {
-    seq,
-    hash: hash ?? (row?.hash as string),
-    signedAt: new Date().toISOString(),
-  });
+  const signed = signCheckpoint(key, { seq, hash: hash ?? (row?.hash as string) }, new Date());
   await owner.checkpoint.create({
     data: { ...signed, seq: BigInt(seq), signedAt: new Date(signed.signedAt) },
   });
