@@ -26,7 +26,11 @@ export interface ChainSource {
   checkpointBefore(seq: number): Promise<Checkpoint | null>;
 }
 
-/** Reads a keyset-paged sequence one item at a time, with a look at the next one. */
+/**
+ * Reads a keyset-paged sequence one item at a time, with a look at the next one. The page after
+ * the current one is read while the current one is being checked (the database works while the
+ * hashes are computed); settle() waits for that read before the snapshot ends.
+ */
 export class PagedCursor<T extends { readonly seq: number }> {
   readonly #fetch: (after: number, limit: number) => Promise<T[]>;
   readonly #pageSize: number;
@@ -34,6 +38,7 @@ export class PagedCursor<T extends { readonly seq: number }> {
   #index = 0;
   #after: number;
   #done = false;
+  #nextPage: Promise<T[]> | undefined;
 
   constructor(fetch: (after: number, limit: number) => Promise<T[]>, after: number, pageSize: number) {
     this.#fetch = fetch;
@@ -44,11 +49,17 @@ export class PagedCursor<T extends { readonly seq: number }> {
   /** The next item without taking it; undefined at the end. */
   async peek(): Promise<T | undefined> {
     if (this.#index === this.#page.length && !this.#done) {
-      this.#page = await this.#fetch(this.#after, this.#pageSize);
+      this.#page = await (this.#nextPage ?? this.#fetch(this.#after, this.#pageSize));
+      this.#nextPage = undefined;
       this.#index = 0;
       this.#done = this.#page.length < this.#pageSize;
       const last = this.#page.at(-1);
       if (last !== undefined) this.#after = last.seq;
+      if (!this.#done) {
+        this.#nextPage = this.#fetch(this.#after, this.#pageSize);
+        // Awaited by the next peek() or by settle(); until then a failure must not go unhandled.
+        this.#nextPage.catch(() => {});
+      }
     }
     return this.#page[this.#index];
   }
@@ -57,5 +68,10 @@ export class PagedCursor<T extends { readonly seq: number }> {
     const item = await this.peek();
     if (item !== undefined) this.#index += 1;
     return item;
+  }
+
+  /** Waits for a read still under way (its result, or failure, no longer matters). */
+  async settle(): Promise<void> {
+    await this.#nextPage?.catch(() => {});
   }
 }

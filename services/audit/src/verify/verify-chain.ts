@@ -106,19 +106,30 @@ function rowProblem(row: ChainRow, prev: Link): { kind: ChainBreakKind; why: str
 }
 
 export async function verifyChain(source: ChainSource, options: VerifyOptions): Promise<VerifyResult> {
-  const { keys, onProgress } = options;
   const pageSize = options.pageSize ?? PAGE_SIZE;
-  const start = await findStart(source, keys, options.from);
+  const start = await findStart(source, options.keys, options.from);
   if (!start.ok) return start;
+  const after = start.link.seq;
+  const records = new PagedCursor((seq, limit) => source.rowsAfter(seq, limit), after, pageSize);
+  const checkpoints = new PagedCursor((seq, limit) => source.checkpointsAfter(seq, limit), after, pageSize);
+  try {
+    return await walk(start, records, checkpoints, { ...options, pageSize });
+  } finally {
+    // A page read ahead must finish before the caller ends the snapshot.
+    await Promise.all([records.settle(), checkpoints.settle()]);
+  }
+}
+
+async function walk(
+  start: { link: Link; start: ChainStart },
+  records: PagedCursor<ChainRow>,
+  checkpoints: PagedCursor<Checkpoint>,
+  options: VerifyOptions & { pageSize: number },
+): Promise<VerifyResult> {
+  const { keys, onProgress, pageSize } = options;
   let prev = start.link;
   let rows = 0;
   let lastCheckpoint: SignedHead | null = null;
-  const records = new PagedCursor((after, limit) => source.rowsAfter(after, limit), prev.seq, pageSize);
-  const checkpoints = new PagedCursor(
-    (after, limit) => source.checkpointsAfter(after, limit),
-    prev.seq,
-    pageSize,
-  );
   for (let row = await records.next(); row !== undefined; row = await records.next()) {
     const problem = rowProblem(row, prev);
     // A gap is named at its first seq, which has no row.
