@@ -6,10 +6,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { chainHash } from '../src/chain/chain-hash.ts';
 import { signingKeyFromSeed, verifyKeys } from '../src/checkpoints/signing-keys.ts';
+import { withChainSnapshot } from '../src/store/chain-snapshot.ts';
 import type { OpenAuditLog } from '../src/store/open-audit-log.ts';
 import { openAuditLog } from '../src/store/open-audit-log.ts';
 import { verifyAuditLog } from '../src/verify/verify-audit-log.ts';
 import type { VerifyOptions } from '../src/verify/verify-chain.ts';
+import { verifyChain } from '../src/verify/verify-chain.ts';
 import type { AuditDatabase } from './support/audit-database.ts';
 import { startAuditDatabase } from './support/audit-database.ts';
 import { newSigningKey } from './support/audit-login.ts';
@@ -68,6 +70,32 @@ describe('an intact log', () => {
     const seen: number[] = [];
     await verify({ onProgress: ({ seq }) => seen.push(seq) });
     expect(seen).toEqual([4, 8, 12, 16, 20, 24]);
+  });
+});
+
+describe('a log appended to while verify reads it', () => {
+  test('is verified as it was when verify began: a checkpoint written meanwhile is not a cut tail', async () => {
+    let appended = false;
+    const result = await withChainSnapshot(database.owner, (source) =>
+      verifyChain(
+        {
+          ...source,
+          // Once verify has read every row, and before it reads the checkpoints: 3 rows and a checkpoint of them.
+          checkpointsAfter: async (after, limit) => {
+            if (!appended) {
+              appended = true;
+              await writer.log.append([requestEvent(), requestEvent(), requestEvent()]);
+              await checkpoint(database.owner, KEY, ROWS + 3);
+            }
+            return source.checkpointsAfter(after, limit);
+          },
+        },
+        { keys: KEYS, pageSize: 100 },
+      ),
+    );
+    expect(appended).toBe(true);
+    expect(result).toMatchObject({ ok: true, rows: ROWS });
+    expect(await verify()).toMatchObject({ ok: true, rows: ROWS + 3 });
   });
 });
 
