@@ -13,6 +13,8 @@ export { startAudit } from './service.ts';
 export type { AppendResult } from './store/audit-log.ts';
 export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
 export type { ChainHead } from './store/chain-head.ts';
+export type { AuditLogin } from './store/login-role.ts';
+export { AUDIT_LOGIN_ROLE, ensureAuditLogin } from './store/login-role.ts';
 export type { OpenAuditLog } from './store/open-audit-log.ts';
 export { openAuditLog } from './store/open-audit-log.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';

@@ -2,11 +2,11 @@
  * The audit service as a unit that main.ts and the embedded stack both start, on an existing bus,
  * logger and metrics registry: the database client, the check that its role may only read and
  * append (store/privilege-guard.ts), the checkpoints (every AUDIT_CHECKPOINT_INTERVAL_MS when the
- * head moved), retention when AUDIT_RETENTION_DAYS is set, and its answers on the bus
- * (endpoints.ts).
+ * head moved), retention when AUDIT_RETENTION_DAYS is set, the ingest (the AUDIT stream's durable
+ * consumer, ingest/audit-ingest.ts) and its answers on the bus (endpoints.ts).
  *
- * close(), in order: stop answering, stop retention, then write the last checkpoint (nothing
- * appends any more), then disconnect the database.
+ * close(), in order: stop answering, stop the ingest (its running batch commits), stop retention,
+ * then write the last checkpoint (nothing appends any more), then disconnect the database.
  */
 import type { PurgeJob, ServiceDeps } from '@pag/kit';
 import { createPrismaClient, serveEndpoints, startPurgeJob } from '@pag/kit';
@@ -17,6 +17,7 @@ import type { AuditConfig } from './config.ts';
 import { auditDatabase } from './database.ts';
 import { auditEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { startIngest } from './ingest/audit-ingest.ts';
 import { retentionTask } from './retention/retention-task.ts';
 import { auditStores } from './store/audit-stores.ts';
 import { assertAppendOnlyRole } from './store/privilege-guard.ts';
@@ -83,6 +84,14 @@ export async function startAudit(deps: AuditDeps): Promise<RunningAudit> {
       closers.push(() => retention.stop());
       void retention.runOnce();
     }
+    const ingest = await startIngest({
+      bus,
+      log: stores.log,
+      metrics: measures,
+      logger,
+      maxBatch: config.batchMax,
+    });
+    closers.push(() => ingest.close());
     const subscriptions = await serveEndpoints(
       bus,
       { service: 'audit', deps: { stores }, logger, metrics },
