@@ -1,7 +1,9 @@
+export type { AuditMetrics } from './audit-metrics.ts';
 export type { ChainContent } from './chain/chain-hash.ts';
 export { canonicalContent, chainContent, chainHash, GENESIS_HASH } from './chain/chain-hash.ts';
 export { REQUEST_ACTION, recordContent } from './chain/record-content.ts';
-export { signCheckpoint } from './checkpoints/checkpoint-signature.ts';
+export type { Checkpoint, CheckpointVerdict } from './checkpoints/checkpoint-signature.ts';
+export { checkpointStatement, signCheckpoint, verifyCheckpoint } from './checkpoints/checkpoint-signature.ts';
 export type { SigningKey, VerifyKey } from './checkpoints/signing-keys.ts';
 export { keyIdOf, signingKeyFromSeed, verifyKeyFromRaw, verifyKeys } from './checkpoints/signing-keys.ts';
 export type { AuditConfig } from './config.ts';
