@@ -110,6 +110,11 @@ describe('tampering as the superuser is named at the first broken seq', () => {
     expect(await verify()).toMatchObject({ ok: false, seq: 13, kind: 'edited' });
   });
 
+  test('a prev_hash that is not a hash: edited at its seq', async () => {
+    await sql(`UPDATE audit.records SET prev_hash = 'not a hash' WHERE seq = 9`);
+    expect(await verify()).toMatchObject({ ok: false, seq: 9, kind: 'edited' });
+  });
+
   test('a row deleted in the middle: missing at its seq', async () => {
     await sql(`DELETE FROM audit.records WHERE seq = 7`);
     expect(await verify()).toMatchObject({ ok: false, seq: 7, kind: 'missing', rows: 6 });

@@ -85,6 +85,15 @@ async function findStart(source: ChainSource, keys: TrustedKeys, from: number | 
   return { ok: true, link: anchor, start: { from: 'checkpoint', seq: anchor.seq } };
 }
 
+/** The row's hash recomputed; null when its stored prev_hash is not even a hash (it was changed). */
+function rehash(row: ChainRow): string | null {
+  try {
+    return chainHash(row.prevHash, row);
+  } catch {
+    return null;
+  }
+}
+
 /** The first broken rule of one row, given the link before it. */
 function rowProblem(row: ChainRow, prev: Link): { kind: ChainBreakKind; why: string } | null {
   if (row.seq !== prev.seq + 1)
@@ -92,7 +101,7 @@ function rowProblem(row: ChainRow, prev: Link): { kind: ChainBreakKind; why: str
       kind: 'missing',
       why: `${range(prev.seq + 1, row.seq - 1)} missing (the next row is ${row.seq})`,
     };
-  if (chainHash(row.prevHash, row) !== row.hash)
+  if (rehash(row) !== row.hash)
     return {
       kind: 'edited',
       why: 'its hash is not the hash of its content and prev_hash (the row was changed)',
