@@ -117,6 +117,7 @@ describe('pag audit verify', () => {
     const from = await pag(['audit', 'verify', '--from', '5']);
     expect(from).toMatchObject({ code: 0, err: [] });
     expect(from.out.at(-1)).toBe('ok 8 rows');
+    expect(from.out).toContain("checked from seq 5 on (--from): row 4's stored hash is taken on trust");
   });
 
   test.each([

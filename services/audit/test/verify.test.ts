@@ -210,10 +210,15 @@ describe('--from N', () => {
     expect(await verify({ from: 9 })).toMatchObject({ ok: false, seq: 12, kind: 'missing' });
   });
 
-  test('N - 1 without a row: missing there; N past the head: ok with 0 rows', async () => {
+  test('N - 1 without a row: missing there; N past the last row: ok with 0 rows, unless a checkpoint signs rows from N', async () => {
     await sql(`DELETE FROM audit.records WHERE seq = 9`);
     expect(await verify({ from: 10 })).toMatchObject({ ok: false, seq: 9, kind: 'missing' });
     expect(await verify({ from: ROWS + 1 })).toMatchObject({ ok: true, rows: 0 });
+    expect(await verify({ from: ROWS + 10 })).toMatchObject({ ok: true, rows: 0 });
+    await sql(`DELETE FROM audit.records WHERE seq > 20`);
+    expect(await verify({ from: 23 })).toMatchObject({ ok: true, rows: 0 });
+    await checkpoint(database.owner, KEY, 24, 'e'.repeat(64));
+    expect(await verify({ from: 23 })).toMatchObject({ ok: false, seq: 23, kind: 'missing' });
   });
 
   test('N at or below the first row is a whole verify', async () => {

@@ -43,7 +43,7 @@ function describeStart(result: ChainIntact): string | null {
     case 'checkpoint':
       return `the log starts after seq ${result.start.seq} (pruned), anchored by its signed checkpoint`;
     case 'trusted row':
-      return `from seq ${result.start.seq + 1}, trusting row ${result.start.seq}'s stored hash`;
+      return `checked from seq ${result.start.seq + 1} on (--from): row ${result.start.seq}'s stored hash is taken on trust`;
   }
 }
 
