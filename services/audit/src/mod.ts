@@ -22,3 +22,18 @@ export { openAuditLog } from './store/open-audit-log.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';
 export type { OpenAuditRecords } from './store/record-query.ts';
 export { AuditRecords, openAuditRecords } from './store/record-query.ts';
+export type {
+  ChainBreak,
+  ChainBreakKind,
+  ChainIntact,
+  ChainStart,
+  SignedHead,
+  VerifyProgress,
+  VerifyResult,
+} from './verify/chain-break.ts';
+export type { ChainRow, ChainSource } from './verify/chain-source.ts';
+export type { TrustedKeys } from './verify/checkpoint-check.ts';
+export type { VerifyAuditLogOptions } from './verify/verify-audit-log.ts';
+export { verifyAuditLog } from './verify/verify-audit-log.ts';
+export type { VerifyOptions } from './verify/verify-chain.ts';
+export { verifyChain } from './verify/verify-chain.ts';

@@ -79,7 +79,7 @@ export function auditLine(record: AuditRecord): string {
   ].join('  ');
 }
 
-const auditList: Command = {
+export const auditList: Command = {
   name: 'audit list',
   usage: '--owner E [--agent ID] [--since T] [--until T] [--status S] [--limit N] [--json]',
   options: {
@@ -127,5 +127,3 @@ const auditList: Command = {
     if (printed === 0 && context.values.json !== true) context.out(`no audit rows for ${owner.email}`);
   },
 };
-
-export const auditCommands: readonly Command[] = [auditList];
