@@ -52,9 +52,12 @@ interface NewRow extends ChainContent {
 
 export class AuditLog {
   readonly #prisma: PrismaClient;
+  readonly #now: () => Date;
 
-  constructor(prisma: PrismaClient) {
+  /** `now`: the clock of recorded_at (tests of retention set it back). */
+  constructor(prisma: PrismaClient, options: { now?: () => Date } = {}) {
     this.#prisma = prisma;
+    this.#now = options.now ?? (() => new Date());
   }
 
   async append(events: readonly AuditEvent[]): Promise<AppendResult> {
@@ -69,7 +72,7 @@ export class AuditLog {
       const fresh = await dropStored(tx, checked);
       if (fresh.length === 0) return { stored: 0, duplicates: checked.length, head };
       // Taken under the lock: recorded_at follows the order of seq (on one clock).
-      const recordedAt = new Date();
+      const recordedAt = this.#now();
       const rows: NewRow[] = [];
       let prev = head;
       for (const event of fresh) {

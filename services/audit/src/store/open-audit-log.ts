@@ -13,8 +13,13 @@ export interface OpenAuditLog extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-export function openAuditLog(options: { databaseUrl: string; logger?: Logger }): OpenAuditLog {
-  const prisma = createPrismaClient(PrismaClient, { ...options, schema: auditDatabase.schema });
+export function openAuditLog(options: {
+  databaseUrl: string;
+  logger?: Logger;
+  now?: () => Date;
+}): OpenAuditLog {
+  const { databaseUrl, logger, now } = options;
+  const prisma = createPrismaClient(PrismaClient, { databaseUrl, logger, schema: auditDatabase.schema });
   const close = () => prisma.$disconnect();
-  return { log: new AuditLog(prisma), close, [Symbol.asyncDispose]: close };
+  return { log: new AuditLog(prisma, { now }), close, [Symbol.asyncDispose]: close };
 }

@@ -90,6 +90,10 @@ DECLARE
     anchor_hash TEXT;
     deleted BIGINT;
 BEGIN
+    -- Nothing left to prune (another replica did it): nothing to do.
+    IF NOT EXISTS (SELECT 1 FROM "audit"."records" WHERE "seq" <= "through") THEN
+        RETURN 0;
+    END IF;
     SELECT "hash" INTO anchor_hash FROM "audit"."checkpoints" WHERE "seq" = "through";
     IF anchor_hash IS NULL THEN
         RAISE EXCEPTION 'no checkpoint at % to anchor the pruned log', "through" USING ERRCODE = 'P0001';
