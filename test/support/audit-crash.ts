@@ -129,20 +129,29 @@ async function childrenOf(pid: number): Promise<number[]> {
 }
 
 /**
- * kill -9 of `pid` and every process below it, all at one instant: each is frozen (SIGSTOP) first,
- * so that none forks a new one or notices the others dying (a PostgreSQL backend outliving its
- * postmaster, a server flushing on its parent's death); once the whole tree is frozen, SIGKILL to
- * all of it. Returns the pids killed.
+ * Freezes (SIGSTOP) every process below `pid`, and `pid` too unless `below` is set: a frozen
+ * process forks nothing more, so the processes listed after each round are all there are. Returns
+ * the pids frozen.
  */
-export async function killProcessTree(pid: number): Promise<number[]> {
+export async function freezeProcessTree(pid: number, options: { below?: boolean } = {}): Promise<number[]> {
   const frozen: number[] = [];
-  let found = [pid];
+  let found = options.below === true ? await childrenOf(pid) : [pid];
   while (found.length > 0) {
     for (const each of found) signal(each, 'SIGSTOP');
     frozen.push(...found);
-    // A process frozen by SIGSTOP forks nothing more: its children listed now are all it has.
     found = (await Promise.all(found.map(childrenOf))).flat().filter((child) => !frozen.includes(child));
   }
+  return frozen;
+}
+
+/**
+ * kill -9 of `pid` and every process below it, all at one instant: the whole tree is frozen first,
+ * so that none forks a new one or notices the others dying (a PostgreSQL backend outliving its
+ * postmaster, a server flushing on its parent's death), then SIGKILL to all of it. Returns the
+ * pids killed.
+ */
+export async function killProcessTree(pid: number): Promise<number[]> {
+  const frozen = await freezeProcessTree(pid);
   for (const each of frozen) signal(each, 'SIGKILL');
   return frozen;
 }
