@@ -41,9 +41,9 @@ describe.each(['memory', 'nats'] as TestBusKind[])('ingest on the %s bus', (kind
     buses = await startIngestBuses(kind);
     writer = openAuditLog({ databaseUrl: database.serviceUrl });
     metrics = auditMetrics(createMetrics({ defaultMetrics: false }));
-    const log: Pick<AuditLog, 'append'> = {
-      append: (events) =>
-        writer.log.append(events).catch((error: unknown) => {
+    const log: Pick<AuditLog, 'appendChecked'> = {
+      appendChecked: (events) =>
+        writer.log.appendChecked(events).catch((error: unknown) => {
           for (const failed of failures.splice(0)) failed(error);
           throw error;
         }),
