@@ -4,7 +4,10 @@
  * ctx.state.owner, with the CSRF token for the page's forms. Every store call of a dashboard
  * route names owner.id: that is the tenancy boundary.
  */
+import { MessageHeaders } from '@pag/contracts';
 import type { Context, Middleware } from 'koa';
+import type { DecidedBy } from '../events/audit-decisions.ts';
+import { byOwner } from '../events/audit-decisions.ts';
 import { csrfToken } from '../interactions/csrf.ts';
 import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
 import type { CookiePolicy } from '../interactions/page-cookie.ts';
@@ -42,4 +45,9 @@ export function requireOwner(accounts: AccountStore, cookies: CookiePolicy): Mid
 
 export function ownerOf(ctx: Context): OwnerState {
   return ctx.state.owner as OwnerState;
+}
+
+/** A decision of the signed-in owner on this request (its audit event carries the request id). */
+export function decidedByOwner(ctx: Context): DecidedBy {
+  return byOwner(ctx.get(MessageHeaders.requestId));
 }
