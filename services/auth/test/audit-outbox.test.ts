@@ -34,19 +34,27 @@ const AUDIT = { name: AuditStream.name, subjects: [...AuditStream.subjects] };
 /** The action events a bus's AUDIT stream delivers, and a wait for one by action. */
 async function auditInbox(bus: Bus) {
   const events: ActionAuditEvent[] = [];
-  const waiters: { action: string; resolve: (event: ActionAuditEvent) => void }[] = [];
+  const waiters: {
+    match: (event: ActionAuditEvent) => boolean;
+    resolve: (event: ActionAuditEvent) => void;
+  }[] = [];
   await bus.ensureStream(AUDIT);
   await bus.consume<unknown>(AuditStream.name, `test-${randomUUID()}`, async (message) => {
     const event = ActionAuditEventSchema.parse(message.data);
     events.push(event);
-    for (const waiter of waiters.filter((item) => item.action === event.action)) waiter.resolve(event);
+    for (const waiter of waiters.filter((item) => item.match(event))) waiter.resolve(event);
   });
   return {
     events,
-    next(action: string): Promise<ActionAuditEvent> {
-      const seen = events.find((event) => event.action === action);
+    /** The first event of this action (and, if given, matching `match`). */
+    next(
+      action: string,
+      match: (event: ActionAuditEvent) => boolean = () => true,
+    ): Promise<ActionAuditEvent> {
+      const wanted = (event: ActionAuditEvent) => event.action === action && match(event);
+      const seen = events.find(wanted);
       if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ action, resolve }));
+      return new Promise((resolve) => waiters.push({ match: wanted, resolve }));
     },
   };
 }
@@ -107,6 +115,39 @@ describe('decisions on the dashboard', () => {
     expect(inbox.events.filter((item) => item.action === 'handshake.approve')).toHaveLength(1);
     expect(await t.auth.core.auditOutbox.waiting()).toEqual([]);
   });
+
+  test('sign-ups and sign-ins are recorded on the account, never with the email or password typed', async () => {
+    const inbox = await auditInbox(t.bus);
+    const browser = new Browser(t.url);
+    await signUp(browser, { email: 'second@example.test', password: 'correct horse battery staple' });
+    const account = await t.db.account.findUniqueOrThrow({ where: { email: 'second@example.test' } });
+    expect(await inbox.next('owner.create', (event) => event.accountId === account.id)).toMatchObject({
+      actor: { type: 'owner', id: account.id },
+      detail: { plan: 'free' },
+    });
+    // Another browser: the first is signed in since its sign-up.
+    const stranger = new Browser(t.url);
+    const attempt = async (email: string, password: string) =>
+      stranger.submit(await stranger.open('/login'), { email, password });
+    expect((await attempt('second@example.test', 'a wrong password 1')).status).toBe(401);
+    expect((await attempt('nobody@example.test', 'a wrong password 2')).status).toBe(401);
+    await attempt('second@example.test', 'correct horse battery staple');
+    const onAccount = (event: ActionAuditEvent) => event.accountId === account.id;
+    expect(
+      await inbox.next('owner.sign_in', (event) => onAccount(event) && event.decision === 'denied'),
+    ).toMatchObject({ actor: { type: 'owner', id: account.id }, reason: 'WRONG_CREDENTIALS' });
+    expect(await inbox.next('owner.sign_in', (event) => event.accountId === null)).toMatchObject({
+      actor: { type: 'owner', id: null },
+      decision: 'denied',
+      reason: 'WRONG_CREDENTIALS',
+    });
+    expect(
+      await inbox.next('owner.sign_in', (event) => onAccount(event) && event.decision === 'allowed'),
+    ).toMatchObject({ target: account.id, reason: null });
+    const text = JSON.stringify(inbox.events);
+    for (const typed of ['nobody@example.test', 'a wrong password', 'correct horse'])
+      expect(text).not.toContain(typed);
+  });
 });
 
 describe('decisions taken while no service runs (pnpm pag …)', () => {
@@ -127,11 +168,14 @@ describe('decisions taken while no service runs (pnpm pag …)', () => {
   /** As `pag token create` does: the operator makes a dashboard token with no stack running. */
   async function operatorCreatesToken(email: string) {
     await using store = await openAuthStore({ config: config(), publicUrl: 'http://pag.test', logger });
-    const account = await store.accounts.create({
-      email,
-      password: 'correct horse battery staple',
-      plan: 'free',
-    });
+    const account = await store.accounts.create(
+      {
+        email,
+        password: 'correct horse battery staple',
+        plan: 'free',
+      },
+      byOperator(),
+    );
     const agent = await store.agents.createAgent(
       { accountId: account.id, kind: 'dashboard', name: 'cron', scopes: ['read'] },
       byOperator(),
@@ -144,6 +188,11 @@ describe('decisions taken while no service runs (pnpm pag …)', () => {
   test('leave their event in the outbox; a service started later relays it once', async () => {
     const { account, agent, waiting } = await operatorCreatesToken('operator-1@example.test');
     expect(waiting).toEqual([
+      expect.objectContaining({
+        action: 'owner.create',
+        actor: { type: 'operator', id: null },
+        accountId: account.id,
+      }),
       expect.objectContaining({
         action: 'token.create',
         actor: { type: 'operator', id: null },
@@ -162,7 +211,7 @@ describe('decisions taken while no service runs (pnpm pag …)', () => {
     });
     try {
       const event = await inbox.next('token.create');
-      expect(event.eventId).toBe(waiting[0]?.eventId);
+      expect(event.eventId).toBe(waiting[1]?.eventId);
       await auth.auditRelay.wake();
       expect(await auth.core.auditOutbox.waiting()).toEqual([]);
       expect(inbox.events.filter((item) => item.eventId === event.eventId)).toHaveLength(1);
@@ -174,7 +223,7 @@ describe('decisions taken while no service runs (pnpm pag …)', () => {
 
   test('a stream that refuses the publish leaves the row for the next attempt', async () => {
     const { waiting } = await operatorCreatesToken('operator-2@example.test');
-    expect(waiting.map((event) => event.action)).toEqual(['token.create']);
+    expect(waiting.map((event) => event.action)).toEqual(['owner.create', 'token.create']);
     // No AUDIT stream yet (the gateway creates it): every publish is refused.
     const bus = await createBus({ name: 'audit-outbox-test', logger });
     const auth = await startAuth({
@@ -188,7 +237,7 @@ describe('decisions taken while no service runs (pnpm pag …)', () => {
       expect(await auth.core.auditOutbox.waiting()).toEqual(waiting);
       const inbox = await auditInbox(bus);
       await auth.auditRelay.wake();
-      expect((await inbox.next('token.create')).eventId).toBe(waiting[0]?.eventId);
+      expect((await inbox.next('token.create')).eventId).toBe(waiting[1]?.eventId);
       expect(await auth.core.auditOutbox.waiting()).toEqual([]);
     } finally {
       await auth.close();

@@ -4,11 +4,10 @@
  * ctx.state.owner, with the CSRF token for the page's forms. Every store call of a dashboard
  * route names owner.id: that is the tenancy boundary.
  */
-import { MessageHeaders } from '@pag/contracts';
 import type { Context, Middleware } from 'koa';
 import type { DecidedBy } from '../events/audit-decisions.ts';
-import { byOwner } from '../events/audit-decisions.ts';
 import { csrfToken } from '../interactions/csrf.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
 import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { seeOther } from '../interactions/page-security.ts';
@@ -49,5 +48,5 @@ export function ownerOf(ctx: Context): OwnerState {
 
 /** A decision of the signed-in owner on this request (its audit event carries the request id). */
 export function decidedByOwner(ctx: Context): DecidedBy {
-  return byOwner(ctx.get(MessageHeaders.requestId));
+  return ownerRequest(ctx);
 }

@@ -29,12 +29,12 @@ export function byOperator(): DecidedBy {
 
 export interface Decision {
   by: DecidedBy;
-  /** The owner account the decision is about (and, for an owner, the actor). */
-  accountId: string;
+  /** The owner account the decision is about (and, for an owner, the actor); null: none known (a sign-in with an unknown email). */
+  accountId: string | null;
   /** `<resource>.<verb>`: `handshake.approve`, `token.revoke`, … */
   action: string;
-  /** What was decided about: a handshake, device or agent id. */
-  target: string;
+  /** What was decided about: a handshake, device, agent, client or account id. */
+  target: string | null;
   clientId?: string | null;
   agentId?: string | null;
   decision?: AuditDecision;

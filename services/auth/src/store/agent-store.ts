@@ -169,24 +169,47 @@ export class AgentStore {
    * The owner consented to an OAuth client: its agent for this owner is created, or updated with
    * the scopes now granted (and active again if it had been revoked).
    */
-  async recordConsent(input: {
-    accountId: string;
-    clientId: string;
-    name: string;
-    scopes: string[];
-  }): Promise<Agent> {
+  async recordConsent(
+    input: { accountId: string; clientId: string; name: string; scopes: string[] },
+    by: DecidedBy,
+  ): Promise<Agent> {
     const name = input.name.trim().slice(0, NAME_MAX) || input.clientId;
-    return this.#db.agent.upsert({
-      where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
-      create: {
-        id: newId('ag'),
+    return this.#db.$transaction(async (tx) => {
+      const agent = await tx.agent.upsert({
+        where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
+        create: {
+          id: newId('ag'),
+          accountId: input.accountId,
+          clientId: input.clientId,
+          kind: 'oauth',
+          name,
+          scopes: input.scopes,
+        },
+        update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+      });
+      await recordDecision(tx, {
+        by,
         accountId: input.accountId,
+        action: 'consent.grant',
+        target: input.clientId,
+        agentId: agent.id,
         clientId: input.clientId,
-        kind: 'oauth',
-        name,
-        scopes: input.scopes,
-      },
-      update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+        detail: { name, scopes: input.scopes.join(' ').slice(0, 500) },
+      });
+      return agent;
+    });
+  }
+
+  /** The owner refused an OAuth client on the consent page: nothing changes but the record of it. */
+  recordConsentRefused(input: { accountId: string; clientId: string }, by: DecidedBy): Promise<void> {
+    return recordDecision(this.#db, {
+      by,
+      accountId: input.accountId,
+      action: 'consent.deny',
+      target: input.clientId,
+      clientId: input.clientId,
+      decision: 'denied',
+      reason: 'ACCESS_DENIED',
     });
   }
 

@@ -23,7 +23,10 @@ export const AUDIT_OUTBOX_CHANNEL = 'pag_auth_audit';
 const BATCH = 100;
 
 /** Writes the decision's audit event in the decision's transaction. */
-export async function recordDecision(tx: Prisma.TransactionClient, decision: Decision): Promise<void> {
+export async function recordDecision(
+  tx: Pick<Prisma.TransactionClient, 'auditOutbox'>,
+  decision: Decision,
+): Promise<void> {
   const event = decisionEvent(decision);
   await tx.auditOutbox.create({ data: { eventId: event.eventId, event } });
 }
@@ -31,7 +34,7 @@ export async function recordDecision(tx: Prisma.TransactionClient, decision: Dec
 export interface RelayResult {
   /** Rows published and deleted. */
   sent: number;
-  /** The first publish that failed; its row and those after it stay for the next attempt. */
+  /** Why a publish failed; the rows not published stay for the next attempt. */
   failure?: unknown;
 }
 
@@ -43,8 +46,8 @@ export class AuditOutbox {
   }
 
   /**
-   * Publishes the waiting rows, oldest first, until none is left or a publish fails; each row
-   * is deleted in the transaction that locked it, once its publish resolved.
+   * Publishes the waiting rows, a batch at a time (oldest first), until none is left or a publish
+   * fails; each row is deleted in the transaction that locked it, once its publish resolved.
    */
   async relay(publish: (event: ActionAuditEvent) => Promise<unknown>): Promise<RelayResult> {
     let sent = 0;
@@ -54,17 +57,13 @@ export class AuditOutbox {
           const rows = await tx.$queryRaw<{ event_id: string; event: ActionAuditEvent }[]>`
             SELECT event_id::text AS event_id, event FROM "auth"."audit_outbox"
              ORDER BY created_at, event_id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
-          const published: string[] = [];
-          let failure: unknown;
-          for (const row of rows) {
-            try {
-              await publish(row.event);
-              published.push(row.event_id);
-            } catch (error) {
-              failure = error ?? new Error('publish failed');
-              break;
-            }
-          }
+          // Published together: each waits for its own ack (embedded: one group commit for all).
+          const outcomes = await Promise.allSettled(rows.map((row) => publish(row.event)));
+          const published = rows
+            .filter((_, index) => outcomes[index]?.status === 'fulfilled')
+            .map((row) => row.event_id);
+          const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+          const failure = refused === undefined ? undefined : (refused.reason ?? new Error('publish failed'));
           if (published.length > 0)
             await tx.$executeRaw`DELETE FROM "auth"."audit_outbox" WHERE event_id = ANY(${published}::uuid[])`;
           return { taken: rows.length, published: published.length, failure };
