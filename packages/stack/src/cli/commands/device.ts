@@ -10,7 +10,8 @@
  * - `pag device revoke --owner E --id dev_…`: final; every token of the device stops working.
  * Another owner's device is "not found", and so is a user code another owner claimed.
  * Decisions go through the auth service's own store, so they publish events.auth.device.* on the
- * running stack's bus as the dashboard's do (through the database, docs/adr/0033).
+ * running stack's bus as the dashboard's do (through the database, docs/adr/0033), and write their
+ * audit events with the operator as actor (byOperator; docs/adr/0041).
  */
 import type { AuthStore, DecidedBy, DeviceRecord } from '@pag/auth';
 import { byOperator, deviceStatus } from '@pag/auth';

@@ -9,7 +9,8 @@
  * is the one in the claim link the agent showed).
  * Each acts within the owner named by --owner: another owner's handshake is "not found".
  * Decisions go through the auth service's own store, so they publish events.auth.handshake.decided
- * on the running stack's bus as the dashboard's do (through the database, docs/adr/0033).
+ * on the running stack's bus as the dashboard's do (through the database, docs/adr/0033), and write
+ * their audit events with the operator as actor (byOperator; docs/adr/0041).
  */
 import type { HandshakeRecord } from '@pag/auth';
 import { byOperator, endOfDay } from '@pag/auth';

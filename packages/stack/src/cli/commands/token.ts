@@ -4,6 +4,8 @@
  * the last line printed, once (only its keyed hash is stored).
  * `pag token revoke --owner E --agent ID`: revokes one of that owner's agents, of any kind;
  * another owner's agent is "not found".
+ * Both write their audit event (`token.create`, `token.revoke`) with the operator as actor
+ * (byOperator; docs/adr/0041).
  */
 import { byOperator, endOfDay } from '@pag/auth';
 import type { Command } from '../command.ts';
