@@ -37,6 +37,9 @@ export interface CallAudit {
   close(): Promise<void>;
 }
 
+/** A stream silent this long fails the publish (logged), so shutdown never waits longer. */
+const PUBLISH_TIMEOUT_MS = 10_000;
+
 /** The contract's limit on a detail string. */
 const DETAIL_MAX = 500;
 
@@ -60,7 +63,7 @@ export function callAudit(bus: Bus, logger: Logger): CallAudit {
           latencyMs: call.latencyMs,
           detail: { method: call.method, host: call.host, path: call.path.slice(0, DETAIL_MAX) },
         });
-        publishing = publishAuditEvent(bus, event);
+        publishing = publishAuditEvent(bus, event, { timeoutMs: PUBLISH_TIMEOUT_MS });
       } catch (error) {
         publishing = Promise.reject(error);
       }
