@@ -18,12 +18,13 @@ import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import type { Approval } from '../store/handshake-store.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { claimPage, queuePage, scopeField, tokenPage } from './handshakes-pages.ts';
 import type { OwnerState } from './owner-context.ts';
-import { decidedByOwner, ownerOf } from './owner-context.ts';
+import { ownerOf } from './owner-context.ts';
 import { endOfDay } from './tokens-form.ts';
 
 /** An optional limit field: empty is no limit; otherwise a whole number (createAgent checks the range). */
@@ -72,7 +73,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
     const owner = ownerOf(ctx);
     const code = form.code ?? '';
     try {
-      const handshake = await handshakes.claim(owner.id, code, decidedByOwner(ctx));
+      const handshake = await handshakes.claim(owner.id, code, ownerRequest(ctx));
       logger.info({ accountId: owner.id, handshakeId: handshake.id }, 'handshake claimed');
       seeOther(ctx, `/dashboard/handshakes?claimed=${handshake.id}`);
     } catch (error) {
@@ -96,7 +97,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
         monthlyLimit: limitField(form, 'monthly', 'The monthly limit'),
         expiresAt: endOfDay(form.expires ?? '') ?? undefined,
       };
-      const { agent, token } = await handshakes.approve(owner.id, id, approval, decidedByOwner(ctx));
+      const { agent, token } = await handshakes.approve(owner.id, id, approval, ownerRequest(ctx));
       logger.info({ accountId: owner.id, handshakeId: id, agentId: agent.id }, 'handshake approved');
       sendPage(ctx, 201, tokenPage({ owner, record, agent, token }));
     } catch (error) {
@@ -111,7 +112,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
     checkCsrf(ctx, form);
     const owner = ownerOf(ctx);
     const id = paramId(ctx);
-    await handshakes.deny(owner.id, id, decidedByOwner(ctx));
+    await handshakes.deny(owner.id, id, ownerRequest(ctx));
     logger.info({ accountId: owner.id, handshakeId: id }, 'handshake denied');
     seeOther(ctx, '/dashboard/handshakes');
   });

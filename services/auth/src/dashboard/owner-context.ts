@@ -5,9 +5,7 @@
  * route names owner.id: that is the tenancy boundary.
  */
 import type { Context, Middleware } from 'koa';
-import type { DecidedBy } from '../events/audit-decisions.ts';
 import { csrfToken } from '../interactions/csrf.ts';
-import { ownerRequest } from '../interactions/owner-request.ts';
 import { currentOwner, endOwnerSession, sessionEnded } from '../interactions/owner-session.ts';
 import type { CookiePolicy } from '../interactions/page-cookie.ts';
 import { seeOther } from '../interactions/page-security.ts';
@@ -44,9 +42,4 @@ export function requireOwner(accounts: AccountStore, cookies: CookiePolicy): Mid
 
 export function ownerOf(ctx: Context): OwnerState {
   return ctx.state.owner as OwnerState;
-}
-
-/** A decision of the signed-in owner on this request (its audit event carries the request id). */
-export function decidedByOwner(ctx: Context): DecidedBy {
-  return ownerRequest(ctx);
 }

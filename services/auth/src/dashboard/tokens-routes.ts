@@ -16,9 +16,10 @@ import { AppError, MessageHeaders } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
-import { decidedByOwner, ownerOf } from './owner-context.ts';
+import { ownerOf } from './owner-context.ts';
 import { EMPTY_TOKEN_FORM, readTokenForm, tokenRequest } from './tokens-form.ts';
 import type { TokensPageInput } from './tokens-pages.ts';
 import { tokensPage } from './tokens-pages.ts';
@@ -65,7 +66,7 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
       const request = tokenRequest(form);
       const agent = await agents.createAgent(
         { accountId: owner.id, kind: 'dashboard', ...request },
-        decidedByOwner(ctx),
+        ownerRequest(ctx),
       );
       created = { agent, token: await agents.issueToken(agent) };
     } catch (error) {
@@ -80,7 +81,7 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
   router.post('/tokens/:agentId/revoke', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const owner = ownerOf(ctx);
-    const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '', decidedByOwner(ctx));
+    const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '', ownerRequest(ctx));
     deps.logger.info({ accountId: owner.id, agentId: agent.id }, 'agent revoked on the dashboard');
     seeOther(ctx, `/dashboard/tokens?revoked=${encodeURIComponent(agent.id)}`);
   });
