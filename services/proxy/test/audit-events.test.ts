@@ -6,10 +6,11 @@
  * it is forwarded yields none (the gateway's request event covers it).
  */
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ActionAuditEvent } from '@pag/contracts';
 import { ActionAuditEvent as ActionAuditEventSchema, AuditStream } from '@pag/contracts';
-import { freePort } from '@pag/kit/testing';
+import { freePort, gatewayHeaders } from '@pag/kit/testing';
 import { FakeUpstream } from './support/fake-upstream.ts';
 import { httpCall } from './support/http-call.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
@@ -108,6 +109,32 @@ describe('proxy.call', () => {
       decision: 'error',
       reason: 'UPSTREAM_ERROR',
       detail: { method: 'GET', path: '/pages/1' },
+    });
+  });
+
+  test('a caller that goes away before the service answered: error, CLIENT_CLOSED_REQUEST', async () => {
+    const requestId = `req-${randomUUID()}`;
+    const path = '/api/v1/services/github/upload';
+    const req = request(`${stack.proxy.url}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'x-request-id': requestId,
+        'transfer-encoding': 'chunked',
+        ...gatewayHeaders('POST', path, { requestId }),
+      },
+    });
+    req.on('error', () => {});
+    req.write(Buffer.alloc(1024, 1));
+    // The service has the first chunk and waits for the rest; the caller leaves.
+    await upstream.firstChunk.promise;
+    req.destroy();
+    expect(await eventOf(requestId)).toMatchObject({
+      target: 'github',
+      status: null,
+      decision: 'error',
+      reason: 'CLIENT_CLOSED_REQUEST',
+      detail: { method: 'POST', path: '/gh/upload' },
     });
   });
 
