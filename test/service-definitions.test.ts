@@ -6,13 +6,14 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { EndpointList, NATS_USERS } from '@pag/contracts';
+import { auditService } from '../services/audit/src/mod.ts';
 import { authService } from '../services/auth/src/mod.ts';
 import { brainService } from '../services/brain/src/mod.ts';
 import { gatewayService } from '../services/gateway/src/mod.ts';
 import { proxyService } from '../services/proxy/src/mod.ts';
 import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
-const definitions = [authService, brainService, proxyService, gatewayService];
+const definitions = [authService, brainService, proxyService, gatewayService, auditService];
 
 describe('service definitions', () => {
   test.each(definitions.map((definition) => [definition.name, definition] as const))(

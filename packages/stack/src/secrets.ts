@@ -98,3 +98,20 @@ export function embeddedVaultKey(secrets: StackSecrets): string {
 export function embeddedGatewaySecret(secrets: StackSecrets): string {
   return derived(secrets, 'pag gateway secret v1').toString('base64url');
 }
+
+/**
+ * AUDIT_SIGNING_KEY in embedded mode (base64url of the 32-byte Ed25519 seed the audit service signs
+ * checkpoints with, and `pag audit verify` derives the public key from): derived the same way under
+ * its own label, so the stack and `pag` always agree and DATA_DIRs made before it need nothing new.
+ */
+export function embeddedAuditSigningKey(secrets: StackSecrets): string {
+  return derived(secrets, 'pag audit signing key v1').toString('base64url');
+}
+
+/**
+ * The password of the audit service's own login role in the embedded PostgreSQL (a member of
+ * pag_audit_writer: it may insert and read the log, never change it), derived the same way.
+ */
+export function embeddedAuditRolePassword(secrets: StackSecrets): string {
+  return derived(secrets, 'pag audit role password v1').toString('base64url');
+}

@@ -32,6 +32,12 @@ export interface StartServiceOptions<S extends EnvShape> {
   env?: Env;
   /** Keys replaced by typed values after the ones startService sets (database, bus, loopback). */
   overrides?: ConfigOverrides<S>;
+  /**
+   * The DATABASE_URL the service connects with, made once the migrations ran (as the superuser):
+   * e.g. a login role with fewer rights (the audit service refuses to run as the tables' owner).
+   * Unset: the superuser's URL.
+   */
+  serviceDatabaseUrl?: (postgres: TestPostgres) => Promise<string>;
 }
 
 export interface StartedService<C, R> extends AsyncDisposable {
@@ -84,7 +90,8 @@ export async function startService<
 
     const env: Env = { HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'silent', ...options.env };
     // Keys of kit's fragments, which every service's config spreads in (config/fragments.ts).
-    const decided = { DATABASE_URL: postgres.url, NATS_URL: nats?.url } as ConfigOverrides<S>;
+    const databaseUrl = (await options.serviceDatabaseUrl?.(postgres)) ?? postgres.url;
+    const decided = { DATABASE_URL: databaseUrl, NATS_URL: nats?.url } as ConfigOverrides<S>;
     const configFor = (more: Env) =>
       definition.config.parse({ ...env, ...more }, { ...decided, ...options.overrides });
     const config = configFor({});

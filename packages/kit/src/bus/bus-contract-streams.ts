@@ -1,8 +1,10 @@
 /**
  * The durable part of the bus contract: acknowledged publishing, deduplication, redelivery,
- * maxDeliver, shared durable consumers and positions that survive a stop.
+ * maxDeliver, shared durable consumers and positions that survive a stop; batch consumption
+ * (bus-contract-batches.ts) on the same streams.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
+import { describeBatchContract } from './bus-contract-batches.ts';
 import type { BusContractContext } from './bus-test-helpers.ts';
 import { Collector, rejectionOf, uniqueName } from './bus-test-helpers.ts';
 import type { DurableMessage } from './types.ts';
@@ -146,5 +148,7 @@ export function describeStreamContract(ctx: BusContractContext): void {
       await bus.publishDurable(`${subject}.e`, 5, { msgId: 'after-resume' });
       expect((await secondRun.atLeast(2)).map((m) => m.data)).toEqual([4, 5]);
     });
+
+    describeBatchContract(ctx, () => stream);
   });
 }

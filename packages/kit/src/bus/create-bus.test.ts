@@ -24,4 +24,13 @@ describe('createBus', () => {
     expect(bus).toBeInstanceOf(MemoryBus);
     await bus.close();
   });
+
+  test('confirmedBy reaches the in-memory bus: a publish waits for the named consumer', async () => {
+    const bus = await createBus({ name: 'embedded', confirmedBy: { AUDIT: 'audit-writer' } });
+    await bus.ensureStream({ name: 'AUDIT', subjects: ['audit.events.>'] });
+    await expect(
+      bus.publishDurable('audit.events.gateway', {}, { msgId: 'e1', timeoutMs: 50 }),
+    ).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    await bus.close();
+  });
 });

@@ -15,6 +15,12 @@ export interface CreateBusOptions {
   /** The connection name, usually the service name. */
   name: string;
   logger?: Logger;
+  /**
+   * In-memory bus only (MemoryBusOptions.confirmedBy): durable publishes on these streams resolve
+   * once the named consumer acknowledged them. With NATS the stream itself is durable, so
+   * JetStream's ack suffices and this is not used.
+   */
+  confirmedBy?: Record<string, string> | undefined;
 }
 
 export async function createBus(options: CreateBusOptions): Promise<Bus> {
@@ -25,5 +31,5 @@ export async function createBus(options: CreateBusOptions): Promise<Bus> {
       credentials: options.natsCredentials,
       logger: options.logger,
     });
-  return new MemoryBus({ logger: options.logger });
+  return new MemoryBus({ logger: options.logger, confirmedBy: options.confirmedBy });
 }

@@ -9,8 +9,9 @@ export class BusTimeoutError extends AppError {
   readonly subject: string;
   readonly timeoutMs: number;
 
-  constructor(subject: string, timeoutMs: number, options: { cause?: unknown } = {}) {
-    super('UPSTREAM_TIMEOUT', `No reply on ${subject} within ${timeoutMs} ms.`, {
+  /** `message` replaces the default, e.g. for a durable publish nobody confirmed in time. */
+  constructor(subject: string, timeoutMs: number, options: { cause?: unknown; message?: string } = {}) {
+    super('UPSTREAM_TIMEOUT', options.message ?? `No reply on ${subject} within ${timeoutMs} ms.`, {
       cause: options.cause,
       expose: true,
     });

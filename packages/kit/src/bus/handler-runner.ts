@@ -1,12 +1,14 @@
 /**
  * Runs user handlers the same way in both buses: a request handler always produces a reply
  * (its value, or its failure as error headers), an event handler's failure is logged (nobody
- * waits for it), a durable handler's outcome decides between ack, redelivery and giving up.
+ * waits for it), a durable batch's outcome decides, message by message, between ack, redelivery
+ * and giving up (one-at-a-time consumption is a batch of one).
  */
 import type { Logger } from '../log/logger.ts';
 import { errorToHeaders } from './error-headers.ts';
 import type {
   ConsumeOptions,
+  DurableBatchHandler,
   DurableHandler,
   DurableMessage,
   EventHandler,
@@ -61,45 +63,79 @@ export interface RawDurableMessage extends RawMessage {
 export interface ConsumeSettings {
   ackWaitMs: number;
   maxDeliver: number;
+  maxBatch: number;
 }
 
-/** JetStream's defaults: 30 s ack wait, unlimited deliveries. */
-export function consumeSettings(options: ConsumeOptions): ConsumeSettings {
+/** JetStream's defaults: 30 s ack wait, unlimited deliveries; one message at a time unless asked. */
+export function consumeSettings(options: ConsumeOptions & { maxBatch?: number }): ConsumeSettings {
+  const maxBatch = options.maxBatch ?? 1;
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) {
+    throw new RangeError(`maxBatch must be a positive integer, not ${maxBatch}`);
+  }
   return {
     ackWaitMs: options.ackWaitMs ?? 30_000,
     maxDeliver: options.maxDeliver ?? Number.POSITIVE_INFINITY,
+    maxBatch,
   };
+}
+
+/** One-at-a-time consumption is a batch of one. */
+export function singleMessageBatches(handler: DurableHandler): DurableBatchHandler {
+  return (messages) => handler(messages[0]!);
 }
 
 /** `retry`: redeliver after ackWait. `give-up`: maxDeliver reached or undecodable; never redelivered. */
 export type DurableOutcome = 'ack' | 'retry' | 'give-up';
 
-export async function runDurableHandler(
-  handler: DurableHandler,
-  raw: RawDurableMessage,
+/**
+ * Runs a batch handler and returns each message's outcome, in the batch's order. A message that
+ * is not JSON is given up alone and never reaches the handler; when the handler throws, every
+ * message is redelivered except those on their last allowed delivery, which are given up.
+ */
+export async function runDurableBatch(
+  handler: DurableBatchHandler,
+  raws: RawDurableMessage[],
   maxDeliver: number,
   logger: Logger,
-): Promise<DurableOutcome> {
-  const where = { subject: raw.subject, seq: raw.seq, msgId: raw.msgId, deliveryCount: raw.deliveryCount };
-  let message: DurableMessage;
-  try {
-    message = { ...raw, data: decodePayload(raw.data), headers: { ...raw.headers } };
-  } catch (error) {
-    logger.error({ err: error, ...where }, 'durable message is not JSON; given up');
-    return 'give-up';
-  }
-  try {
-    await handler(message);
-    return 'ack';
-  } catch (error) {
-    if (raw.deliveryCount >= maxDeliver) {
-      logger.error(
-        { err: error, ...where, maxDeliver },
-        'durable handler failed on the last delivery; given up',
-      );
-      return 'give-up';
+): Promise<DurableOutcome[]> {
+  const outcomes: DurableOutcome[] = raws.map(() => 'ack');
+  const messages: DurableMessage[] = [];
+  const handed: number[] = [];
+  for (const [index, raw] of raws.entries()) {
+    try {
+      messages.push({ ...raw, data: decodePayload(raw.data), headers: { ...raw.headers } });
+      handed.push(index);
+    } catch (error) {
+      logger.error({ err: error, ...where(raw) }, 'durable message is not JSON; given up');
+      outcomes[index] = 'give-up';
     }
-    logger.warn({ err: error, ...where }, 'durable handler failed; the message will be redelivered');
-    return 'retry';
   }
+  if (messages.length === 0) return outcomes;
+  try {
+    await handler(messages);
+    return outcomes;
+  } catch (error) {
+    const retried: number[] = [];
+    for (const index of handed) {
+      const raw = raws[index]!;
+      if (raw.deliveryCount >= maxDeliver) {
+        logger.error(
+          { err: error, ...where(raw), maxDeliver },
+          'durable handler failed on the last delivery; given up',
+        );
+        outcomes[index] = 'give-up';
+      } else {
+        outcomes[index] = 'retry';
+        retried.push(raw.seq);
+      }
+    }
+    if (retried.length > 0) {
+      logger.warn({ err: error, seqs: retried }, 'durable handler failed; the messages will be redelivered');
+    }
+    return outcomes;
+  }
+}
+
+function where(raw: RawDurableMessage) {
+  return { subject: raw.subject, seq: raw.seq, msgId: raw.msgId, deliveryCount: raw.deliveryCount };
 }

@@ -9,15 +9,24 @@ import type { Logger } from '../log/logger.ts';
 import { errorFromHeaders } from './error-headers.ts';
 import { BusNoRespondersError, BusTimeoutError } from './errors.ts';
 import type { RawMessage } from './handler-runner.ts';
-import { answerRequest, consumeSettings, runDurableHandler, runEventHandler } from './handler-runner.ts';
+import {
+  answerRequest,
+  consumeSettings,
+  runDurableBatch,
+  runEventHandler,
+  singleMessageBatches,
+} from './handler-runner.ts';
 import { InFlight } from './in-flight.ts';
 import type { RoutedMessage } from './memory-broker.ts';
 import { MemoryBroker } from './memory-broker.ts';
+import type { MemoryStream } from './memory-stream.ts';
 import { OpenSubscriptions } from './open-subscriptions.ts';
 import { assertLiteralSubject, assertSubjectPattern } from './subject.ts';
 import type {
   Bus,
+  ConsumeBatchOptions,
   ConsumeOptions,
+  DurableBatchHandler,
   DurableHandler,
   DurablePublishAck,
   DurablePublishOptions,
@@ -29,23 +38,33 @@ import type {
   SubscribeOptions,
   Subscription,
 } from './types.ts';
-import { decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
+import { DEFAULT_PUBLISH_TIMEOUT_MS, decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
 
 export interface MemoryBusOptions {
   /** Share one broker between buses to model several processes; a fresh one by default. */
   broker?: MemoryBroker;
   logger?: Logger;
+  /**
+   * Stream name → durable consumer name: a durable publish on that stream resolves only once that
+   * consumer acknowledged the message (e.g. `{ AUDIT: 'audit-writer' }`: the row is committed),
+   * and fails as a publish without an ack does (UPSTREAM_TIMEOUT after timeoutMs) when that does
+   * not happen in time, or at once (SERVICE_UNAVAILABLE) when the consumer gives it up. The
+   * embedded mode has no durable stream; this makes the consumer's store its durability.
+   */
+  confirmedBy?: Record<string, string>;
 }
 
 export class MemoryBus implements Bus {
   readonly broker: MemoryBroker;
   readonly #logger: Logger;
+  readonly #confirmedBy: ReadonlyMap<string, string>;
   readonly #subscriptions = new OpenSubscriptions();
   #closed = false;
 
   constructor(options: MemoryBusOptions = {}) {
     this.broker = options.broker ?? new MemoryBroker();
     this.#logger = options.logger ?? pino({ level: 'silent' });
+    this.#confirmedBy = new Map(Object.entries(options.confirmedBy ?? {}));
   }
 
   /** Another connection to the same broker, as a second process would open. */
@@ -128,22 +147,46 @@ export class MemoryBus implements Bus {
     const ack = stream.store({ ...message, msgId: options.msgId });
     // A durable publish is also a plain publish, as on NATS: live subscribers see it too.
     if (!ack.duplicate) this.broker.route(message);
+    const confirmer = this.#confirmedBy.get(stream.name);
+    if (confirmer !== undefined) {
+      await this.#confirmed(
+        stream,
+        subject,
+        confirmer,
+        ack.seq,
+        options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS,
+      );
+    }
     return ack;
   }
 
-  async consume<T = unknown>(
+  consume<T = unknown>(
     streamName: string,
     durableName: string,
     handler: DurableHandler<T>,
     options: ConsumeOptions = {},
+  ): Promise<Subscription> {
+    return this.consumeBatch(streamName, durableName, singleMessageBatches(handler as DurableHandler), {
+      ...options,
+      maxBatch: 1,
+    });
+  }
+
+  async consumeBatch<T = unknown>(
+    streamName: string,
+    durableName: string,
+    handler: DurableBatchHandler<T>,
+    options: ConsumeBatchOptions,
   ): Promise<Subscription> {
     this.#assertOpen();
     const stream = this.broker.stream(streamName);
     if (!stream) throw new Error(`stream ${streamName} does not exist; call ensureStream first`);
     const settings = consumeSettings(options);
     const consumer = stream.consumer(durableName, settings);
-    const detach = consumer.attach((message) =>
-      runDurableHandler(handler as DurableHandler, message, settings.maxDeliver, this.#logger),
+    const logger = this.#logger.child({ stream: streamName, durable: durableName });
+    const detach = consumer.attach(
+      (messages) => runDurableBatch(handler as DurableBatchHandler, messages, settings.maxDeliver, logger),
+      settings.maxBatch,
     );
     return this.#subscriptions.track(detach);
   }
@@ -179,6 +222,18 @@ export class MemoryBus implements Bus {
       remove();
       await inFlight.idle();
     });
+  }
+
+  async #confirmed(stream: MemoryStream, subject: string, consumer: string, seq: number, timeoutMs: number) {
+    const confirmation = await stream.confirmation(consumer, seq, timeoutMs);
+    if (confirmation === 'timeout') {
+      throw new BusTimeoutError(subject, timeoutMs, {
+        message: `${consumer} did not acknowledge the message on ${subject} within ${timeoutMs} ms.`,
+      });
+    }
+    if (confirmation === 'give-up') {
+      throw new BusNoRespondersError(subject, { message: `${consumer} gave up the message on ${subject}.` });
+    }
   }
 
   #message(subject: string, payload: unknown, headers: Headers | undefined): RawMessage {

@@ -1,6 +1,7 @@
 /**
  * A durable consumer of a memory stream, with JetStream's delivery rules: every message goes to
- * one attached worker at a time; a failed delivery comes back after ackWaitMs with a higher
+ * one attached worker at a time, in a batch of everything available up to the worker's maxBatch
+ * (one for `consume`); a failed delivery comes back after ackWaitMs with a higher
  * deliveryCount until maxDeliver; the position (what was delivered and acknowledged) belongs to
  * the consumer, not to the workers, so it survives a worker's close and a later resume.
  *
@@ -25,18 +26,22 @@ export interface ConsumedStream {
   message(seq: number): StoredMessage | undefined;
   /** Drops what every consumer has acknowledged. */
   prune(): void;
+  /** Told of every message a consumer is done with, for the publishers waiting on it. */
+  settled(consumer: string, seq: number, outcome: 'ack' | 'give-up'): void;
 }
 
-/** One `consume` call: handles one message at a time. Must not reject. */
-export type DeliveryWorker = (message: RawDurableMessage) => Promise<DurableOutcome>;
+/** One `consume` or `consumeBatch` call: handles one batch at a time. Must not reject. */
+export type DeliveryWorker = (messages: RawDurableMessage[]) => Promise<DurableOutcome[]>;
 
 interface Worker {
   run: DeliveryWorker;
-  /** The delivery being handled, bookkeeping included. */
+  maxBatch: number;
+  /** The batch being handled, bookkeeping included. */
   current?: Promise<void>;
 }
 
 export class MemoryConsumer {
+  readonly name: string;
   settings: ConsumeSettings;
   readonly #stream: ConsumedStream;
   readonly #workers: Worker[] = [];
@@ -47,17 +52,19 @@ export class MemoryConsumer {
   #nextSeq = 1;
   #turn = 0;
 
-  constructor(stream: ConsumedStream, settings: ConsumeSettings) {
+  constructor(name: string, stream: ConsumedStream, settings: ConsumeSettings) {
+    this.name = name;
     this.#stream = stream;
     this.settings = settings;
   }
 
   /**
-   * Adds a worker. The returned function detaches it and resolves once the delivery it is
-   * running has been handled and acknowledged (or scheduled for redelivery).
+   * Adds a worker taking batches of up to `maxBatch` messages. The returned function detaches it
+   * and resolves once the batch it is running has been handled and acknowledged (or scheduled
+   * for redelivery).
    */
-  attach(run: DeliveryWorker): () => Promise<void> {
-    const worker: Worker = { run };
+  attach(run: DeliveryWorker, maxBatch: number): () => Promise<void> {
+    const worker: Worker = { run, maxBatch };
     this.#workers.push(worker);
     this.pump();
     return async () => {
@@ -67,14 +74,23 @@ export class MemoryConsumer {
     };
   }
 
-  /** Hands available messages to idle workers, round-robin. */
+  /**
+   * Hands available messages to idle workers, round-robin, each as one batch of everything
+   * available up to the worker's maxBatch. Called whenever a message is stored, comes due again
+   * or a batch finishes, so a batch never waits for more messages.
+   */
   pump(): void {
     for (;;) {
       const worker = this.#idleWorker();
       if (!worker) return;
-      const seq = this.#nextToDeliver();
-      if (seq === undefined) return;
-      this.#deliver(worker, seq);
+      const batch: number[] = [];
+      while (batch.length < worker.maxBatch) {
+        const seq = this.#nextToDeliver();
+        if (seq === undefined) break;
+        batch.push(seq);
+      }
+      if (batch.length === 0) return;
+      this.#deliver(worker, batch);
     }
   }
 
@@ -107,24 +123,37 @@ export class MemoryConsumer {
     return undefined;
   }
 
-  #deliver(worker: Worker, seq: number): void {
-    const stored = this.#stream.message(seq)!;
-    const deliveryCount = (this.#unacked.get(seq) ?? 0) + 1;
-    this.#unacked.set(seq, deliveryCount);
-    worker.current = worker.run({ ...stored, deliveryCount }).then((outcome) => {
+  #deliver(worker: Worker, seqs: number[]): void {
+    const messages = seqs.map((seq) => {
+      const deliveryCount = (this.#unacked.get(seq) ?? 0) + 1;
+      this.#unacked.set(seq, deliveryCount);
+      return { ...this.#stream.message(seq)!, deliveryCount };
+    });
+    worker.current = worker.run(messages).then((outcomes) => {
       worker.current = undefined;
-      if (outcome === 'retry') {
-        const timer = setTimeout(() => {
-          this.#due.push(seq);
-          this.pump();
-        }, this.settings.ackWaitMs);
-        // A pending redelivery must not keep a process alive that is otherwise done.
-        timer.unref();
-      } else {
-        this.#unacked.delete(seq);
-        this.#stream.prune();
+      const retry: number[] = [];
+      for (const [index, seq] of seqs.entries()) {
+        const outcome = outcomes[index]!;
+        if (outcome === 'retry') {
+          retry.push(seq);
+        } else {
+          this.#unacked.delete(seq);
+          this.#stream.settled(this.name, seq, outcome);
+        }
       }
+      if (retry.length > 0) this.#redeliverLater(retry);
+      this.#stream.prune();
       this.pump();
     });
+  }
+
+  /** The failed messages come due together after ackWait, so they can share a batch again. */
+  #redeliverLater(seqs: number[]): void {
+    const timer = setTimeout(() => {
+      this.#due.push(...seqs);
+      this.pump();
+    }, this.settings.ackWaitMs);
+    // A pending redelivery must not keep a process alive that is otherwise done.
+    timer.unref();
   }
 }

@@ -5,9 +5,12 @@
  * consumer is done with, so an embedded gateway that runs for weeks keeps bounded memory; and
  * while no durable consumer exists at all (embedded mode before the service that reads the stream
  * runs) it keeps only the newest RETAINED_WITHOUT_CONSUMER messages, as a JetStream stream with
- * max_msgs and discard old would.
+ * max_msgs and discard old would. A publisher can wait for a named consumer to be done with its
+ * message (confirmation()), which the embedded mode's ack-after-commit uses.
  */
 import type { ConsumeSettings } from './handler-runner.ts';
+import type { Confirmation } from './memory-confirmations.ts';
+import { Confirmations } from './memory-confirmations.ts';
 import type { StoredMessage } from './memory-consumer.ts';
 import { MemoryConsumer } from './memory-consumer.ts';
 import type { DurablePublishAck } from './types.ts';
@@ -24,6 +27,7 @@ export class MemoryStream {
   readonly #messages = new Map<number, StoredMessage>();
   readonly #recentIds = new Map<string, { seq: number; at: number }>();
   readonly #consumers = new Map<string, MemoryConsumer>();
+  readonly #confirmations = new Confirmations(DUPLICATE_WINDOW_MS);
   #lastSeq = 0;
 
   constructor(name: string, subjects: string[]) {
@@ -61,7 +65,7 @@ export class MemoryStream {
       existing.settings = settings;
       return existing;
     }
-    const consumer = new MemoryConsumer(this, settings);
+    const consumer = new MemoryConsumer(name, this, settings);
     this.#consumers.set(name, consumer);
     return consumer;
   }
@@ -75,6 +79,22 @@ export class MemoryStream {
       if (seq > floor) break;
       this.#messages.delete(seq);
     }
+  }
+
+  /**
+   * How the durable consumer `consumer` settles message `seq`: acknowledged, given up, or
+   * neither within timeoutMs (also when that consumer does not exist, or not yet).
+   */
+  confirmation(consumer: string, seq: number, timeoutMs: number): Promise<Confirmation> {
+    const existing = this.#consumers.get(consumer);
+    if (existing && seq <= existing.doneThrough()) {
+      return Promise.resolve(this.#confirmations.doneWith(consumer, seq));
+    }
+    return this.#confirmations.wait(consumer, seq, timeoutMs);
+  }
+
+  settled(consumer: string, seq: number, outcome: 'ack' | 'give-up'): void {
+    this.#confirmations.settled(consumer, seq, outcome);
   }
 
   #forgetIdsBefore(cutoff: number): void {

@@ -17,7 +17,9 @@ export { handle, serveEndpoints } from './serve-endpoints.ts';
 export type {
   Bus,
   BusMessage,
+  ConsumeBatchOptions,
   ConsumeOptions,
+  DurableBatchHandler,
   DurableHandler,
   DurableMessage,
   DurablePublishAck,

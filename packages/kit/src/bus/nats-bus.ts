@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import type { Logger } from '../log/logger.ts';
 import { errorFromHeaders } from './error-headers.ts';
 import type { RawMessage } from './handler-runner.ts';
-import { answerRequest, consumeSettings, runEventHandler } from './handler-runner.ts';
+import { answerRequest, consumeSettings, runEventHandler, singleMessageBatches } from './handler-runner.ts';
 import { InFlight } from './in-flight.ts';
 import type { WatchedConnection } from './nats-connection.ts';
 import { connectNats } from './nats-connection.ts';
@@ -25,7 +25,9 @@ import { ensureNatsStream } from './nats-streams.ts';
 import { OpenSubscriptions } from './open-subscriptions.ts';
 import type {
   Bus,
+  ConsumeBatchOptions,
   ConsumeOptions,
+  DurableBatchHandler,
   DurableHandler,
   DurablePublishAck,
   DurablePublishOptions,
@@ -37,7 +39,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from './types.ts';
-import { decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
+import { DEFAULT_PUBLISH_TIMEOUT_MS, decodePayload, encodePayload, normalizeHeaders } from './wire.ts';
 
 export interface NatsBusOptions {
   url: string;
@@ -47,9 +49,6 @@ export interface NatsBusOptions {
   credentials?: NatsCredentials | undefined;
   logger?: Logger;
 }
-
-/** JetStream publish acknowledgement wait when the caller gives none. */
-const DEFAULT_PUBLISH_TIMEOUT_MS = 5_000;
 
 export class NatsBus implements Bus {
   readonly #watched: WatchedConnection;
@@ -145,16 +144,28 @@ export class NatsBus implements Bus {
     }
   }
 
-  async consume<T = unknown>(
+  consume<T = unknown>(
     stream: string,
     durableName: string,
     handler: DurableHandler<T>,
     options: ConsumeOptions = {},
   ): Promise<Subscription> {
+    return this.consumeBatch(stream, durableName, singleMessageBatches(handler as DurableHandler), {
+      ...options,
+      maxBatch: 1,
+    });
+  }
+
+  async consumeBatch<T = unknown>(
+    stream: string,
+    durableName: string,
+    handler: DurableBatchHandler<T>,
+    options: ConsumeBatchOptions,
+  ): Promise<Subscription> {
     const consumer = await startNatsConsumer(this.#js, this.#jsm, {
       stream,
       durable: durableName,
-      handler: handler as DurableHandler,
+      handler: handler as DurableBatchHandler,
       ...consumeSettings(options),
       logger: this.#logger,
     });

@@ -64,6 +64,11 @@ export interface ConsumeOptions {
   maxDeliver?: number;
 }
 
+export interface ConsumeBatchOptions extends ConsumeOptions {
+  /** The most messages one batch holds (a positive integer). */
+  maxBatch: number;
+}
+
 /** A durable message: `deliveryCount` starts at 1 and grows with each redelivery. */
 export interface DurableMessage<T = unknown> extends BusMessage<T> {
   /** The message's sequence number in its stream. */
@@ -77,6 +82,11 @@ export type RequestHandler<T = unknown, R = unknown> = (msg: BusMessage<T>) => P
 export type EventHandler<T = unknown> = (msg: BusMessage<T>) => Promise<void> | void;
 /** Resolving acknowledges the message; throwing makes it redelivered after ackWaitMs. */
 export type DurableHandler<T = unknown> = (msg: DurableMessage<T>) => Promise<void>;
+/**
+ * Resolving acknowledges every message of the batch; throwing makes all of them redelivered after
+ * ackWaitMs (each given up on its own once its deliveries reach maxDeliver).
+ */
+export type DurableBatchHandler<T = unknown> = (messages: DurableMessage<T>[]) => Promise<void>;
 
 export interface Bus {
   /** Request/reply. Rejects with BusTimeoutError, BusNoRespondersError, or the handler's AppError. */
@@ -115,6 +125,18 @@ export interface Bus {
     durableName: string,
     handler: DurableHandler<T>,
     options?: ConsumeOptions,
+  ): Promise<Subscription>;
+  /**
+   * Like `consume`, but the handler gets the messages in batches: a batch holds every message
+   * available when the previous batch finished, up to maxBatch, and never waits for more (no
+   * timer: one message alone is handled at once, batches grow with the load). Acknowledgements
+   * are sent only after the handler resolved. Closing lets the running batch finish.
+   */
+  consumeBatch<T = unknown>(
+    stream: string,
+    durableName: string,
+    handler: DurableBatchHandler<T>,
+    options: ConsumeBatchOptions,
   ): Promise<Subscription>;
   /** Whether the bus can currently carry messages (for /readyz). */
   isReady(): boolean;

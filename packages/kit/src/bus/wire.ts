@@ -14,6 +14,9 @@ export function decodePayload(text: string): unknown {
   return text.length === 0 ? null : JSON.parse(text);
 }
 
+/** How long a durable publish waits for its acknowledgement when the caller gives no timeoutMs. */
+export const DEFAULT_PUBLISH_TIMEOUT_MS = 5_000;
+
 const RESERVED_PREFIX = 'nats-';
 
 /** Printable ASCII except ':', as nats.js checks header names. */

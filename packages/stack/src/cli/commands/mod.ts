@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { agentCommands } from './agent.ts';
+import { auditCommands } from './audit-list.ts';
 import { clientList } from './client-list.ts';
 import { connectionCommands } from './connection.ts';
 import { deviceCommands } from './device.ts';
@@ -16,6 +17,7 @@ export const COMMANDS: readonly Command[] = [
   ...handshakeCommands,
   ...deviceCommands,
   ...connectionCommands,
+  ...auditCommands,
   keysRotate,
   clientList,
 ];

@@ -1,0 +1,36 @@
+/**
+ * The head of the chain, which the next row follows: the newest row; when retention left no row
+ * (it never does: it always keeps the newest), the newest checkpoint; on an empty log, seq 0 and
+ * GENESIS_HASH. And the lock that makes one writer at a time over the whole database.
+ */
+import { GENESIS_HASH } from '../chain/chain-hash.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export interface ChainHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** An interactive transaction's client. */
+export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+type Reader = Pick<PrismaClient, '$queryRaw'>;
+
+/** pg_advisory_xact_lock key of the append lock: "pag_audi" in ASCII, a constant of this log. */
+export const APPEND_LOCK_KEY = 0x7061675f61756469n;
+
+/** Waits for the append lock; it is released by the transaction's COMMIT or ROLLBACK. */
+export async function lockLog(tx: Transaction): Promise<void> {
+  // $executeRaw: the function returns void, a column type Prisma's raw queries cannot read.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
+}
+
+export async function readHead(db: Reader): Promise<ChainHead> {
+  const [row] = await db.$queryRaw<{ seq: bigint; hash: string }[]>`
+    SELECT seq, hash FROM audit.records ORDER BY seq DESC LIMIT 1`;
+  if (row !== undefined) return { seq: Number(row.seq), hash: row.hash };
+  const [anchor] = await db.$queryRaw<{ seq: bigint; hash: string }[]>`
+    SELECT seq, hash FROM audit.checkpoints ORDER BY seq DESC LIMIT 1`;
+  if (anchor !== undefined) return { seq: Number(anchor.seq), hash: anchor.hash };
+  return { seq: 0, hash: GENESIS_HASH };
+}
