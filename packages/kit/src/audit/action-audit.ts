@@ -39,9 +39,7 @@ export async function publishAuditEvent(
   options: { timeoutMs?: number } = {},
 ): Promise<DurablePublishAck> {
   const checked = ActionAuditEvent.parse(event);
-  const source = checked.source;
-  if (source === 'cli') throw new Error('an event of source cli is appended to the log, not published');
-  return bus.publishDurable(auditSubject(source), checked, {
+  return bus.publishDurable(auditSubject(checked.source), checked, {
     msgId: checked.eventId,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
