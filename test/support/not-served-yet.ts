@@ -9,5 +9,4 @@ export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'trigger.triggers.create',
   'trigger.triggers.list',
   'trigger.triggers.run',
-  'audit.records.list',
 ]);

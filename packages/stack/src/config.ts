@@ -19,6 +19,7 @@ export const stackConfig = defineConfig({
     PUBLIC_URL: envOrigin.optional(),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
+    AUDIT_DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
   },
   checks: [natsCheck],
   from: (env) => ({
@@ -30,6 +31,11 @@ export const stackConfig = defineConfig({
     dataDir: resolve(env.DATA_DIR),
     /** Set: use this PostgreSQL; unset: run the embedded one under dataDir. */
     databaseUrl: env.DATABASE_URL,
+    /**
+     * The audit service's login (a member of pag_audit_writer). Unset: the stack makes the role
+     * `pag_audit` itself, which needs a DATABASE_URL user that may create roles.
+     */
+    auditDatabaseUrl: env.AUDIT_DATABASE_URL,
   }),
 });
 

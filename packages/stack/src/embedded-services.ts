@@ -3,12 +3,15 @@
  * the environment may replace (secrets from DATA_DIR/secrets.json) and typed config overrides that
  * always win (loopback ports, the public URL, the database, the URLs of services started before).
  *
- * Order: auth first (the others introspect at it); the brain before the gateway, so its first
+ * Order: the audit service first, so every event published from then on is committed (in
+ * embedded mode a publish on the AUDIT stream resolves only once its row is); then auth (the
+ * others introspect at it); the brain before the gateway, so its first
  * requests find the brain's subjects answered; the proxy on its own loopback port before the
  * gateway, which forwards /api/v1/services/* to it. In embedded mode the proxy and the gateway
  * introspect as the one resource-server client of INTROSPECTION_CLIENTS, and verify tokens with
  * the auth service's TOKEN_TAG_KEYS.
  */
+import { auditService } from '@pag/audit';
 import { authService } from '@pag/auth';
 import { brainService } from '@pag/brain';
 import { gatewayService } from '@pag/gateway';
@@ -27,7 +30,7 @@ import { createLogger } from '@pag/kit';
 import { proxyService } from '@pag/proxy';
 import { embeddedAuthDefaults, embeddedAuthOverrides } from './auth-config.ts';
 import type { StackSecrets } from './secrets.ts';
-import { embeddedGatewaySecret, embeddedVaultKey } from './secrets.ts';
+import { embeddedAuditSigningKey, embeddedGatewaySecret, embeddedVaultKey } from './secrets.ts';
 
 /** What the stack knows before any service starts. */
 export interface StackFacts {
@@ -37,6 +40,8 @@ export interface StackFacts {
   port: number;
   publicUrl: string;
   databaseUrl: string;
+  /** The audit service's own login (it may only read and append the log). */
+  auditDatabaseUrl: string;
   opsPort: number;
 }
 
@@ -60,6 +65,11 @@ function embed<S extends EnvShape, C extends ServiceProcessConfig, R extends Run
 
 // biome-ignore lint/suspicious/noExplicitAny: services of different config types, each checked by embed().
 export const EMBEDDED_SERVICES: readonly EmbeddedService<any, any, any>[] = [
+  embed({
+    definition: auditService,
+    defaults: (facts) => ({ AUDIT_SIGNING_KEY: embeddedAuditSigningKey(facts.secrets) }),
+    overrides: (facts) => ({ DATABASE_URL: facts.auditDatabaseUrl }),
+  }),
   embed({
     definition: authService,
     defaults: (facts) => embeddedAuthDefaults(facts.secrets),

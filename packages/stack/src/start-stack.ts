@@ -1,5 +1,5 @@
 /**
- * Embedded mode: every service (auth, brain, proxy, gateway) in one process, an embedded
+ * Embedded mode: every service (audit, auth, brain, proxy, gateway) in one process, an embedded
  * PostgreSQL under DATA_DIR (unless DATABASE_URL is set) and the in-memory bus (unless NATS_URL is
  * set). The auth and proxy services listen on internal loopback ports and the gateway forwards to
  * them; their shared secrets come from DATA_DIR/secrets.json. The services start from their
@@ -9,7 +9,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AUDIT_LOGIN_ROLE, ensureAuditLogin } from '@pag/audit';
 import { authService } from '@pag/auth';
+import { AuditStream } from '@pag/contracts';
 import { gatewayService } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
 import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
@@ -17,7 +19,7 @@ import { proxyService } from '@pag/proxy';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
 import { EMBEDDED_SERVICES, StackWiring } from './embedded-services.ts';
-import { loadStackSecrets } from './secrets.ts';
+import { embeddedAuditRolePassword, loadStackSecrets } from './secrets.ts';
 
 export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
@@ -41,11 +43,21 @@ export async function startStack(env: Env): Promise<RunningStack> {
       databaseUrl = postgres.url;
     }
     await migrateAll(databaseUrl, logger);
+    const secrets = await loadStackSecrets(config.dataDir);
+    const auditDatabaseUrl =
+      config.auditDatabaseUrl ??
+      (await ensureAuditLogin(databaseUrl, {
+        role: AUDIT_LOGIN_ROLE,
+        password: embeddedAuditRolePassword(secrets),
+      }));
     const bus = await createBus({
       natsUrl: config.natsUrl,
       natsCredentials: config.natsCredentials,
       name: 'stack',
       logger,
+      // The in-memory stream is gone with the process: an audit event counts as stored (and the
+      // answer it holds is sent) once the audit service committed its row (docs/adr/0042).
+      confirmedBy: { [AuditStream.name]: AuditStream.consumer },
     });
     shutdown.add('bus', () => bus.close());
     ops.health.addReadinessCheck('bus', () => {
@@ -55,8 +67,15 @@ export async function startStack(env: Env): Promise<RunningStack> {
     // The issuer must be known before the auth service starts, so PORT=0 is resolved here.
     const port = config.port === 0 ? await freePort() : config.port;
     const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
-    const secrets = await loadStackSecrets(config.dataDir);
-    const wiring = new StackWiring({ env, secrets, port, publicUrl, databaseUrl, opsPort: ops.port });
+    const wiring = new StackWiring({
+      env,
+      secrets,
+      port,
+      publicUrl,
+      databaseUrl,
+      auditDatabaseUrl,
+      opsPort: ops.port,
+    });
     for (const service of EMBEDDED_SERVICES) {
       const running = await wiring.start(service, { bus, metrics: ops.metrics, logLevel: config.logLevel });
       shutdown.add(service.definition.name, () => running.close());

@@ -15,6 +15,25 @@ export { startAudit } from './service.ts';
 export type { AppendResult } from './store/audit-log.ts';
 export { AuditLog, InvalidAuditEventError } from './store/audit-log.ts';
 export type { ChainHead } from './store/chain-head.ts';
+export type { AuditLogin } from './store/login-role.ts';
+export { AUDIT_LOGIN_ROLE, ensureAuditLogin } from './store/login-role.ts';
 export type { OpenAuditLog } from './store/open-audit-log.ts';
 export { openAuditLog } from './store/open-audit-log.ts';
 export { AuditRoleError } from './store/privilege-guard.ts';
+export type { OpenAuditRecords } from './store/record-query.ts';
+export { AuditRecords, openAuditRecords } from './store/record-query.ts';
+export type {
+  ChainBreak,
+  ChainBreakKind,
+  ChainIntact,
+  ChainStart,
+  SignedHead,
+  VerifyProgress,
+  VerifyResult,
+} from './verify/chain-break.ts';
+export type { ChainRow, ChainSource } from './verify/chain-source.ts';
+export type { TrustedKeys } from './verify/checkpoint-check.ts';
+export type { VerifyAuditLogOptions } from './verify/verify-audit-log.ts';
+export { verifyAuditLog } from './verify/verify-audit-log.ts';
+export type { VerifyOptions } from './verify/verify-chain.ts';
+export { verifyChain } from './verify/verify-chain.ts';

@@ -93,7 +93,10 @@ describe('nats-server.conf', () => {
     expect(impostor.items).toEqual([]);
   });
 
-  test('the gateway creates the audit stream and publishes to it; the audit service reads it', async () => {
+  test('either the audit service or the gateway declares the audit stream; the gateway publishes, the audit service reads it', async () => {
+    // In a deployment the audit service may start before any gateway: it declares the stream too.
+    const audit = await signIn('audit');
+    await audit.ensureStream({ name: AuditStream.name, subjects: [...AuditStream.subjects] });
     const gateway = await signIn('gateway');
     await gateway.ensureStream({ name: AuditStream.name, subjects: [...AuditStream.subjects] });
     const ack = await gateway.publishDurable('audit.events.gateway', { n: 1 }, { msgId: 'event-1' });
@@ -104,11 +107,15 @@ describe('nats-server.conf', () => {
       brain.publishDurable('audit.events.gateway', { n: 2 }, { msgId: 'forged-1' }),
     ).rejects.toThrow();
 
-    const audit = await signIn('audit');
     const received = new Collector<unknown>();
-    await audit.consume(AuditStream.name, AuditStream.consumer, async (message) => {
-      received.push(message.data);
-    });
+    await audit.consumeBatch(
+      AuditStream.name,
+      AuditStream.consumer,
+      async (messages) => {
+        for (const message of messages) received.push(message.data);
+      },
+      { maxBatch: 100 },
+    );
     await received.atLeast(1);
     expect(received.items).toEqual([{ n: 1 }]);
   });

@@ -40,11 +40,12 @@ const JS_ACCOUNT_INFO = `${JS_API}.INFO`;
 function jetStreamGrants(user: NatsUser): string[] {
   const stream = AuditStream.name;
   const durable = AuditStream.consumer;
-  if (user === 'gateway')
-    return ['INFO', 'CREATE', 'UPDATE'].map((action) => `${JS_API}.STREAM.${action}.${stream}`);
+  // Both declare the stream at start (idempotently): either may start first.
+  const declareStream = ['INFO', 'CREATE', 'UPDATE'].map((action) => `${JS_API}.STREAM.${action}.${stream}`);
+  if (user === 'gateway') return declareStream;
   if (user === 'audit')
     return [
-      `${JS_API}.STREAM.INFO.${stream}`,
+      ...declareStream,
       `${JS_API}.CONSUMER.INFO.${stream}.${durable}`,
       `${JS_API}.CONSUMER.CREATE.${stream}.${durable}`,
       `${JS_API}.CONSUMER.CREATE.${stream}.${durable}.>`,

@@ -30,7 +30,11 @@ export interface Command {
   name: string;
   usage: string;
   options: ParseArgsOptionsConfig;
-  run(context: CommandContext): Promise<void>;
+  /**
+   * Resolves with the exit code when the command finished but its outcome is a failure it has
+   * already printed (`pag audit verify` on a broken chain: 1); nothing means 0.
+   */
+  run(context: CommandContext): Promise<number | undefined>;
 }
 
 /** A mistake of the operator's: printed as one line, exit code 2. */

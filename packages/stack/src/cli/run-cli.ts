@@ -71,6 +71,7 @@ export async function runCli(argv: string[], env: Env, output: CliOutput = STAND
       dataDir: config.dataDir,
       logger,
     });
+    let code: number;
     try {
       // A command may be the first thing run on a DATA_DIR: the tables exist before it looks.
       await migrateAll(database.url, logger);
@@ -86,26 +87,27 @@ export async function runCli(argv: string[], env: Env, output: CliOutput = STAND
           publicUrl,
           logger,
         });
-      await command.run({
-        values,
-        databaseUrl,
-        dataDir: config.dataDir,
-        publicUrl,
-        env,
-        out,
-        logger,
-        openAuth,
-        vaultKey: async () =>
-          loadVaultKey({
-            VAULT_ENCRYPTION_KEY: embeddedVaultKey(await loadStackSecrets(config.dataDir)),
-            ...env,
-          }),
-        readInput: output.input ?? readStandardInput,
-      });
+      code =
+        (await command.run({
+          values,
+          databaseUrl,
+          dataDir: config.dataDir,
+          publicUrl,
+          env,
+          out,
+          logger,
+          openAuth,
+          vaultKey: async () =>
+            loadVaultKey({
+              VAULT_ENCRYPTION_KEY: embeddedVaultKey(await loadStackSecrets(config.dataDir)),
+              ...env,
+            }),
+          readInput: output.input ?? readStandardInput,
+        })) ?? 0;
     } finally {
       await database.close();
     }
-    return 0;
+    return code;
   } catch (error) {
     // The operator's mistakes (bad options, config, or input a store refused) are exit code 2.
     const mistake =

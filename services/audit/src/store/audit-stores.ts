@@ -5,6 +5,7 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { AuditLog } from './audit-log.ts';
 import { CheckpointStore } from './checkpoint-store.ts';
+import { AuditRecords } from './record-query.ts';
 import { RetentionStore } from './retention-store.ts';
 
 export interface AuditStores {
@@ -12,6 +13,8 @@ export interface AuditStores {
   log: AuditLog;
   checkpoints: CheckpointStore;
   retention: RetentionStore;
+  /** One owner's rows, paged (the read side). */
+  records: AuditRecords;
 }
 
 export function auditStores(prisma: PrismaClient): AuditStores {
@@ -19,5 +22,6 @@ export function auditStores(prisma: PrismaClient): AuditStores {
     log: new AuditLog(prisma),
     checkpoints: new CheckpointStore(prisma),
     retention: new RetentionStore(prisma),
+    records: new AuditRecords(prisma),
   };
 }

@@ -8,7 +8,7 @@ import type { CookiePolicy } from '../interactions/page-cookie.ts';
 export interface DashboardDeps {
   /** The stores (accounts, agents, handshakes, devices), each built once with its events. */
   core: AuthCore;
-  /** For the gateway's usage figures (GatewaySubjects.usageGet). */
+  /** For the gateway's usage figures (GatewaySubjects.usageGet) and the audit log (audit.records.list). */
   bus: Bus;
   logger: Logger;
   cookies: CookiePolicy;

@@ -1,12 +1,13 @@
 /**
- * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices, each from
- * its own file, all behind requireOwner (signed-in owner, account on ctx.state.owner) and the
- * page guard (security headers, error pages). Every POST must come from our own origin
+ * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices and
+ * /dashboard/audit, each from its own file, all behind requireOwner (signed-in owner, account on
+ * ctx.state.owner) and the page guard (security headers, error pages). Every POST must come from our own origin
  * (same-origin.ts) and carry the CSRF token bound to the owner's session (csrf.ts).
  */
 import { Router } from '@koa/router';
 import { pageGuard, seeOther } from '../interactions/page-security.ts';
 import { sameOriginPosts } from '../interactions/same-origin.ts';
+import { registerAuditRoutes } from './audit-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { registerDeviceRoutes } from './devices-routes.ts';
 import { registerHandshakeRoutes } from './handshakes-routes.ts';
@@ -22,5 +23,6 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   registerTokenRoutes(router, deps);
   registerHandshakeRoutes(router, deps);
   registerDeviceRoutes(router, deps);
+  registerAuditRoutes(router, deps);
   return router;
 }

@@ -10,6 +10,7 @@ export const DASHBOARD_SECTIONS = [
   { path: '/dashboard/tokens', label: 'Tokens and agents' },
   { path: '/dashboard/handshakes', label: 'Handshakes' },
   { path: '/dashboard/devices', label: 'Devices' },
+  { path: '/dashboard/audit', label: 'Audit log' },
 ] as const;
 
 export type DashboardPath = (typeof DASHBOARD_SECTIONS)[number]['path'];

@@ -1,5 +1,7 @@
 import type { Command } from '../command.ts';
 import { agentCommands } from './agent.ts';
+import { auditList } from './audit-list.ts';
+import { auditVerify } from './audit-verify.ts';
 import { clientList } from './client-list.ts';
 import { connectionCommands } from './connection.ts';
 import { deviceCommands } from './device.ts';
@@ -16,6 +18,8 @@ export const COMMANDS: readonly Command[] = [
   ...handshakeCommands,
   ...deviceCommands,
   ...connectionCommands,
+  auditList,
+  auditVerify,
   keysRotate,
   clientList,
 ];
