@@ -22,7 +22,7 @@ import { applyMigrations, createLogger } from '../packages/kit/src/mod.ts';
 import { freePort, startTestPostgres } from '../packages/kit/src/testing/mod.ts';
 import { startReadyProcess } from '../packages/testkit/src/mod.ts';
 import type { AuthStore } from '../services/auth/src/mod.ts';
-import { authDatabase, loadAuthConfig, openAuthStore } from '../services/auth/src/mod.ts';
+import { authDatabase, byOperator, loadAuthConfig, openAuthStore } from '../services/auth/src/mod.ts';
 import { openAuthDatabase } from '../services/auth/src/store/auth-database.ts';
 import { recordKey } from '../services/auth/src/store/record-key.ts';
 import { descendantPids, measure } from './measure.ts';
@@ -62,10 +62,13 @@ const config = loadAuthConfig(env);
 await using store = await openAuthStore({ config, publicUrl: PUBLIC_URL, logger });
 // The bench's own client for the statements it times (the stores keep theirs to themselves).
 const db = openAuthDatabase({ databaseUrl: postgres.url, logger });
-const owner = await store.accounts.create({
-  email: 'bench@example.test',
-  password: 'correct horse battery staple',
-});
+const owner = await store.accounts.create(
+  {
+    email: 'bench@example.test',
+    password: 'correct horse battery staple',
+  },
+  byOperator(),
+);
 const tokens: string[] = [];
 
 /** Mints until `total` tokens are stored: new dashboard agents of TOKENS_PER_AGENT tokens each. */

@@ -2,7 +2,8 @@
  * Audit completeness: a gateway and the auth service on one nats-server (JetStream) and one
  * PostgreSQL. 1,000 mixed requests (a good token, an unknown token, a token lacking the route's
  * scope, an unknown route, an agent over its daily limit), 20 at a time; then the AUDIT stream
- * holds exactly 1,000 events, one per response, with the X-Request-Id, status and reason that
+ * holds exactly 1,000 request events (subject audit.events.gateway; the auth service's decision
+ * events, such as the owner's creation, travel beside them on audit.events.auth), one per response, with the X-Request-Id, status and reason that
  * response carried. The stream's count comes from JetStream's own API, the events from a durable
  * consumer as the audit service will read them.
  *
@@ -10,7 +11,7 @@
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { AuditEvent } from '@pag/contracts';
-import { AuditStream, ErrorBody } from '@pag/contracts';
+import { AuditStream, auditSubject, ErrorBody } from '@pag/contracts';
 import { createLogger } from '../packages/kit/src/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
 import { AuditLog } from '../services/gateway/test/audit-log.ts';
@@ -105,12 +106,12 @@ test('1,000 mixed requests leave exactly 1,000 audit events, one per response', 
   );
 
   // Every response was sent after its event was acknowledged: the stream's count is final now.
-  const info = await replica.bus.request<{ state: { messages: number } }>(
+  const info = await replica.bus.request<{ state: { subjects?: Record<string, number> } }>(
     `$JS.API.STREAM.INFO.${AuditStream.name}`,
-    {},
+    { subjects_filter: auditSubject('gateway') },
     { timeoutMs: 2_000 },
   );
-  expect(info.state.messages).toBe(REQUESTS);
+  expect(info.state.subjects?.[auditSubject('gateway')]).toBe(REQUESTS);
 
   await using log = await AuditLog.follow(replica.bus);
   await log.until(() => log.stored.length === REQUESTS, 20_000, `${REQUESTS} events`);

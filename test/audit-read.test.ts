@@ -17,6 +17,7 @@ import type { AuditEvent } from '@pag/contracts';
 import { AuditRecord } from '@pag/contracts';
 import type { Page } from '@pag/testkit';
 import { Browser, signUp } from '@pag/testkit';
+import { eventually } from '../packages/kit/src/testing/mod.ts';
 import { runCli } from '../packages/stack/src/cli/run-cli.ts';
 import type { AuditBeside } from '../services/audit/test/support/audit-beside.ts';
 import { startAuditBeside } from '../services/audit/test/support/audit-beside.ts';
@@ -31,6 +32,12 @@ const BOB_MARK = '/api/v1/bob-only';
 const HOSTILE_PATH = '/api/v1/<script>alert(1)</script>';
 /** More than one export page (200) and more than one dashboard page (50). */
 const ALICE_ROWS = 230;
+/**
+ * The rows the auth service writes itself for each owner (docs/adr/0041): the sign-up
+ * (`owner.create`) and the dashboard token (`token.create`).
+ */
+const DECISION_ROWS = 2;
+const BOB_ROWS = 23 + DECISION_ROWS;
 
 let t: TestAuth;
 let audit: AuditBeside;
@@ -65,6 +72,15 @@ beforeAll(async () => {
     ids[who] = (await t.db.account.findUniqueOrThrow({ where: { email: owner.email } })).id;
   ids.aliceAgent = await makeAgent(alice, 'Alice <b>bot</b>');
   ids.bobAgent = await makeAgent(bob, 'Bob bot');
+  // Both owners' decision rows are in the log before the test's own rows are appended.
+  await eventually(
+    async () => {
+      const [row] = await t.db.$queryRaw<{ rows: number }[]>`
+        SELECT count(*)::int AS rows FROM "audit"."records" WHERE source = 'auth'`;
+      return row?.rows === 2 * DECISION_ROWS;
+    },
+    { what: 'the owners’ sign-ups and tokens in the audit log', timeoutMs: 20_000 },
+  );
 
   // Alice's rows and Bob's interleaved in one chain, as the gateway writes them.
   const events: AuditEvent[] = [];
@@ -204,7 +220,7 @@ describe('/dashboard/audit', () => {
 describe('tenancy: owner B never sees a row of owner A', () => {
   test('on the page, even naming A’s agent', async () => {
     const page = await bob.open('/dashboard/audit');
-    expect(rowsOf(page)).toHaveLength(23);
+    expect(rowsOf(page)).toHaveLength(BOB_ROWS);
     expect(page.html).toContain(BOB_MARK);
     expect(page.html).not.toContain(ALICE_MARK);
     expect(page.html).not.toContain(ids.aliceAgent);
@@ -215,7 +231,7 @@ describe('tenancy: owner B never sees a row of owner A', () => {
 
   test('in the export', async () => {
     const { records } = await exportOf(bob);
-    expect(records).toHaveLength(23);
+    expect(records).toHaveLength(BOB_ROWS);
     expect(records.every((record) => record.accountId === ids.bob)).toBe(true);
     expect((await exportOf(bob, `?agent=${ids.aliceAgent}`)).records).toEqual([]);
   });
@@ -223,11 +239,11 @@ describe('tenancy: owner B never sees a row of owner A', () => {
   test('in pag audit list --owner B', async () => {
     const text = await pag('audit', 'list', '--owner', BOB.email, '--limit', '1000');
     expect(text).toMatchObject({ code: 0, err: [] });
-    expect(text.out).toHaveLength(23);
+    expect(text.out).toHaveLength(BOB_ROWS);
     expect(text.out.join('\n')).not.toContain(ALICE_MARK);
     const json = await pag('audit', 'list', '--owner', BOB.email, '--limit', '1000', '--json');
     const records = json.out.map((line) => AuditRecord.parse(JSON.parse(line)));
-    expect(records).toHaveLength(23);
+    expect(records).toHaveLength(BOB_ROWS);
     expect(records.every((record) => record.accountId === ids.bob)).toBe(true);
     const naming = await pag('audit', 'list', '--owner', BOB.email, '--agent', ids.aliceAgent);
     expect(naming).toEqual({ code: 0, out: [`no audit rows for ${BOB.email}`], err: [] });
@@ -242,7 +258,7 @@ describe('the export', () => {
     expect(response.headers.get('content-disposition')).toMatch(
       /^attachment; filename="audit-\d{4}-\d\d-\d\d\.ndjson"$/,
     );
-    expect(records).toHaveLength(ALICE_ROWS);
+    expect(records).toHaveLength(ALICE_ROWS + DECISION_ROWS);
     expect(records.every((record) => record.accountId === ids.alice)).toBe(true);
     const seqs = records.map((record) => record.seq);
     expect([...seqs].sort((x, y) => y - x)).toEqual(seqs);

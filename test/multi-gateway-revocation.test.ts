@@ -13,6 +13,7 @@ import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
 import { createLogger } from '../packages/kit/src/mod.ts';
 import { eventually } from '../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../services/auth/src/mod.ts';
+import { byOperator } from '../services/auth/src/mod.ts';
 import type { AuthOnNats, GatewayReplica } from './support/auth-on-nats.ts';
 import { startAuthOnNats, startGatewayReplica } from './support/auth-on-nats.ts';
 
@@ -92,7 +93,7 @@ describe('two gateway replicas on one bus', () => {
     }
 
     const revokedAt = performance.now();
-    await auth.core.agents.revoke(accountId, agent.id);
+    await auth.core.agents.revoke(accountId, agent.id, byOperator());
     const elapsed = await Promise.all(
       replicas.map((replica) => untilRejected(replica, token, revokedAt, 1_000)),
     );

@@ -15,7 +15,7 @@ import {
   TEST_GATEWAY_SECRET,
 } from '../../packages/kit/src/testing/mod.ts';
 import type { RunningAuth } from '../../services/auth/src/mod.ts';
-import { authDatabase, startAuth } from '../../services/auth/src/mod.ts';
+import { authDatabase, byOperator, startAuth } from '../../services/auth/src/mod.ts';
 import {
   RESOURCE_SERVER,
   TOKEN_TAG_KEY,
@@ -60,10 +60,13 @@ export async function startAuthOnNats(options: { publicUrl: string; logger: Logg
       logger,
       metrics: createMetrics({ defaultMetrics: false }),
     });
-    const owner = await auth.core.accounts.create({
-      email: 'owner@example.test',
-      password: 'correct horse battery staple',
-    });
+    const owner = await auth.core.accounts.create(
+      {
+        email: 'owner@example.test',
+        password: 'correct horse battery staple',
+      },
+      byOperator(),
+    );
     return { nats, postgres, authBus, auth, accountId: owner.id, close };
   } catch (error) {
     await close();

@@ -1,3 +1,6 @@
+// audit
+export type { ActionAuditInput } from './audit/action-audit.ts';
+export { actionAuditEvent, publishAuditEvent } from './audit/action-audit.ts';
 // auth
 export type {
   ActiveToken,

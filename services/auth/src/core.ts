@@ -21,6 +21,7 @@ import { accountLookup } from './store/account-lookup.ts';
 import { AccountStore } from './store/account-store.ts';
 import { agentClaimRows } from './store/agent-claim-rows.ts';
 import { AgentStore } from './store/agent-store.ts';
+import { AuditOutbox } from './store/audit-outbox.ts';
 import type { AuthDatabase } from './store/auth-database.ts';
 import { openAuthDatabase } from './store/auth-database.ts';
 import { DeviceAssertions } from './store/device-assertions.ts';
@@ -53,6 +54,8 @@ export interface AuthCore extends AsyncDisposable {
   readonly devices: DeviceStore;
   /** The anonymous side of devices: registration (auth.device.register) and its purge. */
   readonly deviceRegistrations: DeviceRegistrations;
+  /** Decisions' audit events waiting to be published (the running service relays them). */
+  readonly auditOutbox: AuditOutbox;
   readonly signingKeyIds: string[];
   /** Until when tokens without our prefix are looked up (docs/adr/0025); refresh() it now and then. */
   readonly legacyTokens: LegacyCutOver;
@@ -157,6 +160,7 @@ async function compose(db: AuthDatabase, options: AuthCoreOptions): Promise<Auth
     handshakes: new HandshakeStore({ prisma: db, agents, publicUrl, events }),
     devices: new DeviceStore({ prisma: db, agents, events }),
     deviceRegistrations: new DeviceRegistrations({ prisma: db, publicUrl }),
+    auditOutbox: new AuditOutbox(db),
     signingKeyIds: jwks.keys.map((key) => key.kid),
     legacyTokens,
     purgeTasks: [

@@ -9,6 +9,8 @@ export { deviceStatus } from './devices/device-status.ts';
 export { agentAuthBlock } from './discovery/agent-auth.ts';
 export { authGuide } from './discovery/auth-guide.ts';
 export { protectedResourceMetadata } from './discovery/protected-resource.ts';
+export type { DecidedBy } from './events/audit-decisions.ts';
+export { byOperator, byOwner } from './events/audit-decisions.ts';
 export type { AuthEvents, RevokedAccess } from './events/auth-events.ts';
 export type { AuthStore } from './operator/open-auth-store.ts';
 export { openAuthStore } from './operator/open-auth-store.ts';

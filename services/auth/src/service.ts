@@ -17,6 +17,8 @@ import type { AuthConfig } from './config.ts';
 import type { AuthCore } from './core.ts';
 import { createAuthCore } from './core.ts';
 import { authEndpoints } from './endpoints.ts';
+import type { AuditRelay } from './events/audit-relay.ts';
+import { startAuditRelay } from './events/audit-relay.ts';
 import { busEvents } from './events/bus-events.ts';
 import { relayEvents } from './store/event-relay.ts';
 
@@ -33,6 +35,8 @@ export interface RunningAuth extends AsyncDisposable {
   /** Accounts, agents and oidc-provider's models, as the HTTP side uses them. */
   readonly core: AuthCore;
   readonly server: Server;
+  /** Publishes the decisions' audit events; wake() relays now and resolves when done (tests). */
+  readonly auditRelay: AuditRelay;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,13 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     ];
     // Events of decisions taken beside the service (operator commands) reach the bus here.
     const relay = await relayEvents({ databaseUrl: config.databaseUrl, events, logger });
+    // Decisions' audit events (this replica's, other replicas', operator commands') reach AUDIT here.
+    const auditRelay = await startAuditRelay({
+      outbox: core.auditOutbox,
+      bus,
+      databaseUrl: config.databaseUrl,
+      logger,
+    });
     const purge = startPurgeJob({ intervalMs: PURGE_INTERVAL_MS, tasks: core.purgeTasks, logger });
     logger.info({ url, publicUrl, signingKeys: core.signingKeyIds }, 'auth listening');
 
@@ -99,10 +110,21 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
       await closeServer(server);
       await Promise.all(subscriptions.map((subscription) => subscription.close()));
       await relay.close();
+      await auditRelay.close();
       await purge.stop();
       await core.close();
     };
-    return { url, port, publicUrl, provider, core, server, close, [Symbol.asyncDispose]: close };
+    return {
+      url,
+      port,
+      publicUrl,
+      provider,
+      core,
+      server,
+      auditRelay,
+      close,
+      [Symbol.asyncDispose]: close,
+    };
   } catch (error) {
     await closeServer(server);
     await opened?.close();

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { OwnerAccount } from '@pag/contracts';
 import { AppError, AuthSubjects } from '@pag/contracts';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import { AccountStore } from '../src/store/account-store.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { startTestAuth } from './support/start-test-auth.ts';
@@ -21,11 +22,14 @@ const ask = (body: unknown) =>
   t.bus.request<OwnerAccount>(AuthSubjects.accountGet, body, { timeoutMs: 10_000 });
 
 test('answers an account with its public facts only', async () => {
-  const account = await new AccountStore(t.db).create({
-    email: 'Account-Api@Example.test',
-    password: 'correct horse battery staple',
-    plan: 'pro',
-  });
+  const account = await new AccountStore(t.db).create(
+    {
+      email: 'Account-Api@Example.test',
+      password: 'correct horse battery staple',
+      plan: 'pro',
+    },
+    byOperator(),
+  );
   const answer = await ask({ accountId: account.id });
   expect(answer).toEqual({
     accountId: account.id,

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { EventSubjects } from '@pag/contracts';
 import { createLogger } from '@pag/kit';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import { openAuthStore } from '../src/operator/open-auth-store.ts';
 import { createOwner, introspect, obtainTokens } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
@@ -99,13 +100,13 @@ describe('a dashboard agent', () => {
     try {
       // Asked about first, so the token is kept in memory (store/recent-tokens.ts) when revoked.
       expect(await answer(token.value)).toMatchObject({ active: true });
-      const revoked = await t.auth.core.agents.revoke(owner, agent.id);
+      const revoked = await t.auth.core.agents.revoke(owner, agent.id, byOperator());
       expect(revoked.status).toBe('revoked');
       expect(await answer(token.value)).toEqual({ active: false });
       expect(events).toEqual([
         expect.objectContaining({ accountId: owner, clientId: agent.clientId, tokenSha256: null }),
       ]);
-      await t.auth.core.agents.revoke(owner, agent.id);
+      await t.auth.core.agents.revoke(owner, agent.id, byOperator());
       await expect(t.auth.core.agents.issueToken(revoked)).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
       await subscription.close();
@@ -117,7 +118,7 @@ describe('a dashboard agent', () => {
     const { agents } = t.auth.core;
     expect((await agents.list(other)).map((a) => a.id)).not.toContain(agent.id);
     await expect(agents.get(other, agent.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(agents.revoke(other, agent.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(agents.revoke(other, agent.id, byOperator())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await answer(token.value)).toMatchObject({ active: true });
   });
 });
@@ -132,7 +133,7 @@ describe('an OAuth client', () => {
       token_kind: 'oauth',
       agent_id: agent?.id,
     });
-    await t.auth.core.agents.revoke(owner, agent?.id ?? '');
+    await t.auth.core.agents.revoke(owner, agent?.id ?? '', byOperator());
     expect(await answer(tokens.access_token)).toEqual({ active: false });
     // The client itself stays registered: other owners may use it.
     expect(await t.db.oidcPayload.count({ where: { model: 'Client', clientId } })).toBe(1);
@@ -156,7 +157,7 @@ describe('a revocation made by an operator command (another process, same databa
       resolve(message.data);
     });
     try {
-      await store.agents.revoke(owner, agent.id);
+      await store.agents.revoke(owner, agent.id, byOperator());
       // The relay is asynchronous (PostgreSQL NOTIFY, then the bus): awaited as an event, bounded
       // by the test's timeout rather than a guess of how long a loaded machine takes.
       expect(await received).toMatchObject({ accountId: owner, clientId: agent.clientId, tokenSha256: null });

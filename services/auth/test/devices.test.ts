@@ -11,6 +11,7 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceRegistered } from '@pag/contracts';
 import { AppError, AuthSubjects, MessageHeaders } from '@pag/contracts';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import type { DeviceStore } from '../src/store/device-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
@@ -89,8 +90,8 @@ async function registered(name = 'alice-laptop (MCP)') {
 
 async function approved(scopes = ['read']) {
   const device = await registered();
-  await devices.claim(owner, device.reply.userCode);
-  await devices.approve(owner, device.id, { scopes });
+  await devices.claim(owner, device.reply.userCode, byOperator());
+  await devices.approve(owner, device.id, { scopes }, byOperator());
   return device;
 }
 
@@ -173,7 +174,9 @@ describe('registration', () => {
       where: { id },
       data: { createdAt: new Date(Date.now() - 24 * 3600_000 - 1000) },
     });
-    expect(await refusal(devices.claim(owner, reply.userCode))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refusal(devices.claim(owner, reply.userCode, byOperator()))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const again = await register({ publicKey: key.x, deviceName: 'back' });
     expect(again.deviceId).not.toBe(id);
     expect(await t.db.device.findUnique({ where: { id } })).toBeNull();
@@ -188,7 +191,7 @@ describe('the JWT bearer grant', () => {
       status: 403,
       body: { error: 'device_pending_approval', error_description: expect.stringContaining('user code') },
     });
-    await devices.claim(owner, reply.userCode);
+    await devices.claim(owner, reply.userCode, byOperator());
     const claimed = await tokenRequest(id, assertion(key, id));
     expect(claimed.status).toBe(403);
     expect(claimed.body.error).toBe('device_pending_approval');
@@ -305,8 +308,8 @@ describe('the JWT bearer grant', () => {
 
   test('a denied device is refused with invalid_grant, and its key cannot register again', async () => {
     const { key, reply, id } = await registered();
-    await devices.claim(owner, reply.userCode);
-    await devices.deny(owner, id);
+    await devices.claim(owner, reply.userCode, byOperator());
+    await devices.deny(owner, id, byOperator());
     const { status, body } = await tokenRequest(id, assertion(key, id));
     expect(status).toBe(400);
     expect(body).toMatchObject({
@@ -321,7 +324,7 @@ describe('the JWT bearer grant', () => {
   test('a revoked device: its token is dead at once, new assertions get 401, for good', async () => {
     const { key, id } = await approved();
     const { body } = await tokenRequest(id, assertion(key, id));
-    await devices.revoke(owner, id);
+    await devices.revoke(owner, id, byOperator());
     const answer = (await (await introspect(t.url, body.access_token as string, RESOURCE_SERVER)).json()) as {
       active: boolean;
     };
@@ -337,7 +340,7 @@ describe('the JWT bearer grant', () => {
     expect(await refusal(register({ publicKey: key.x, deviceName: 'again' }))).toMatchObject({
       code: 'CONFLICT',
     });
-    expect(await refusal(devices.approve(owner, id, { scopes: ['read'] }))).toMatchObject({
+    expect(await refusal(devices.approve(owner, id, { scopes: ['read'] }, byOperator()))).toMatchObject({
       code: 'CONFLICT',
     });
   });
@@ -345,7 +348,7 @@ describe('the JWT bearer grant', () => {
   test('a device agent revoked from the tokens page counts as a revoked device', async () => {
     const { key, id } = await approved();
     const device = await t.db.device.findUniqueOrThrow({ where: { id } });
-    await t.auth.core.agents.revoke(owner, device.agentId as string);
+    await t.auth.core.agents.revoke(owner, device.agentId as string, byOperator());
     expect((await tokenRequest(id, assertion(key, id))).status).toBe(401);
     expect((await devices.get(owner, id)).agent?.status).toBe('revoked');
   });

@@ -9,6 +9,7 @@ import type { HandshakeCreated, HandshakeDecidedEvent } from '@pag/contracts';
 import { AuthSubjects, describeScope, EventSubjects, MessageHeaders } from '@pag/contracts';
 import type { Page } from '@pag/testkit';
 import { Browser, csrfOf, signUp as signUpOwner } from '@pag/testkit';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import { introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
@@ -150,7 +151,7 @@ describe('approving', () => {
     // Revoking its agent (as /dashboard/tokens does) makes the request read denied.
     const agentId = String(answer.agent_id);
     const accountId = String(answer.account_id);
-    await t.auth.core.agents.revoke(accountId, agentId);
+    await t.auth.core.agents.revoke(accountId, agentId, byOperator());
     expect(await statusOf(aliceFirst.handshakeId)).toBe('denied');
     expect((await page(alice, '/dashboard/handshakes')).html).toContain(
       'approved, then its token was revoked',

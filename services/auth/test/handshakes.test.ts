@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { HandshakeCreated, HandshakeStatus } from '@pag/contracts';
 import { AuthSubjects, HandshakeCreateRequest, MessageHeaders } from '@pag/contracts';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import { DEFAULT_CREATION_LIMITS } from '../src/handshakes/creation-limits.ts';
 import type { HandshakeStore } from '../src/store/handshake-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
@@ -95,7 +96,7 @@ describe('assignment and the claim code', () => {
     expect(row.accountId).toBe(ownerA);
     expect((await store.pending(ownerA)).map((h) => h.id)).toContain(created.handshakeId);
     // Opening its link changes nothing: it is already this owner's.
-    expect((await store.claim(ownerA, created.claimUrl)).id).toBe(created.handshakeId);
+    expect((await store.claim(ownerA, created.claimUrl, byOperator())).id).toBe(created.handshakeId);
   });
 
   test('with two owners it is nobody’s until one claims it; the other then cannot', async () => {
@@ -106,12 +107,14 @@ describe('assignment and the claim code', () => {
     ).toBeNull();
     expect((await store.pending(ownerA)).map((h) => h.id)).not.toContain(created.handshakeId);
     await expect(store.get(ownerB, created.handshakeId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(store.approve(ownerB, created.handshakeId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.approve(ownerB, created.handshakeId, {}, byOperator())).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
 
-    const claimed = await store.claim(ownerB, codeOf(created));
+    const claimed = await store.claim(ownerB, codeOf(created), byOperator());
     expect(claimed).toMatchObject({ id: created.handshakeId, accountId: ownerB });
-    const unknown = await store.claim(ownerA, 'x'.repeat(43)).catch((error: unknown) => error);
-    const taken = await store.claim(ownerA, codeOf(created)).catch((error: unknown) => error);
+    const unknown = await store.claim(ownerA, 'x'.repeat(43), byOperator()).catch((error: unknown) => error);
+    const taken = await store.claim(ownerA, codeOf(created), byOperator()).catch((error: unknown) => error);
     expect(taken).toMatchObject({ code: 'NOT_FOUND', message: (unknown as Error).message });
     expect((await store.pending(ownerB)).map((h) => h.id)).toEqual([created.handshakeId]);
   });
@@ -156,7 +159,7 @@ describe('creation limits', () => {
     for (let i = 0; i < LIMITS.perClientPerQueuePerHour; i += 1) sent.push(await create(body(), address));
     await expect(create(body(), address)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     // Owner A claims every one of them: they are in A's queue now, and the pool has room again.
-    for (const created of sent) await store.claim(ownerA, codeOf(created));
+    for (const created of sent) await store.claim(ownerA, codeOf(created), byOperator());
     await expect(create(body(), address)).resolves.toMatchObject({ status: 'pending' });
   });
 
@@ -245,7 +248,7 @@ describe('deciding', () => {
   /** A pending handshake of owner B (two owners exist from here on: created, then claimed). */
   async function pendingOfB(scopes = ['read', 'availability']) {
     const created = await create(body({ requestedScopes: scopes }));
-    await store.claim(ownerB, codeOf(created));
+    await store.claim(ownerB, codeOf(created), byOperator());
     return created.handshakeId;
   }
 
@@ -254,10 +257,15 @@ describe('deciding', () => {
 
   test('approval narrows the scopes, sets limits, and makes one working token; the status follows it', async () => {
     const id = await pendingOfB();
-    const { handshake, agent, token } = await store.approve(ownerB, id, {
-      scopes: ['read'],
-      dailyLimit: 100,
-    });
+    const { handshake, agent, token } = await store.approve(
+      ownerB,
+      id,
+      {
+        scopes: ['read'],
+        dailyLimit: 100,
+      },
+      byOperator(),
+    );
     expect(handshake).toMatchObject({ status: 'approved', agentId: agent.id, accountId: ownerB });
     expect(agent).toMatchObject({ kind: 'handshake', scopes: ['read'], dailyLimit: 100, monthlyLimit: null });
     expect(agent.name).toBe((await t.db.handshake.findUniqueOrThrow({ where: { id } })).agentRef);
@@ -271,7 +279,7 @@ describe('deciding', () => {
     });
     expect(await status(id)).toEqual({ handshakeId: id, status: 'approved' });
 
-    await t.auth.core.agents.revoke(ownerB, agent.id);
+    await t.auth.core.agents.revoke(ownerB, agent.id, byOperator());
     expect(await answer(token.value)).toEqual({ active: false });
     expect(await status(id)).toEqual({ handshakeId: id, status: 'denied' });
   });
@@ -285,7 +293,7 @@ describe('deciding', () => {
     async (approval, message) => {
       const id = await pendingOfB(['read']);
       const before = await t.db.agent.count();
-      await expect(store.approve(ownerB, id, approval)).rejects.toMatchObject({
+      await expect(store.approve(ownerB, id, approval, byOperator())).rejects.toMatchObject({
         code: 'INVALID_REQUEST',
         message: expect.stringMatching(message),
       });
@@ -297,22 +305,25 @@ describe('deciding', () => {
   test('two approvals at once make one agent; a decided request cannot be decided again', async () => {
     const id = await pendingOfB();
     const before = await t.db.agent.count();
-    const results = await Promise.allSettled([store.approve(ownerB, id), store.approve(ownerB, id)]);
+    const results = await Promise.allSettled([
+      store.approve(ownerB, id, {}, byOperator()),
+      store.approve(ownerB, id, {}, byOperator()),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason).toMatchObject({ code: 'CONFLICT' });
     expect(await t.db.agent.count()).toBe(before + 1);
-    await expect(store.deny(ownerB, id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.deny(ownerB, id, byOperator())).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   test('denial reads denied; another owner can neither deny nor approve, and it stays pending', async () => {
     const id = await pendingOfB();
-    await expect(store.deny(ownerA, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(store.approve(ownerA, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.deny(ownerA, id, byOperator())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.approve(ownerA, id, {}, byOperator())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await status(id)).toMatchObject({ status: 'pending' });
-    await store.deny(ownerB, id);
+    await store.deny(ownerB, id, byOperator());
     expect(await status(id)).toEqual({ handshakeId: id, status: 'denied' });
-    await expect(store.approve(ownerB, id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.approve(ownerB, id, {}, byOperator())).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await store.decided(ownerB)).map((h) => h.id)).toContain(id);
     expect((await store.decided(ownerA)).map((h) => h.id)).not.toContain(id);
   });

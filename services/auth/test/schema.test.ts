@@ -20,5 +20,6 @@ describeSchemaChecks({
     '20261123120000_grant_lookup',
     '20261123180000_owner_sessions',
     '20261124002500_token_format',
+    '20261124060000_audit_outbox',
   ],
 });

@@ -13,6 +13,7 @@ import { TOKEN_LEGACY_HEADER, TOKEN_PATTERN } from '@pag/contracts';
 import { applyMigrations, createPrismaClient } from '@pag/kit';
 import { startTestPostgres } from '@pag/kit/testing';
 import { authDatabase } from '../src/database.ts';
+import { byOperator } from '../src/events/audit-decisions.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { LegacyCutOver } from '../src/store/legacy-cut-over.ts';
 import { recordKey } from '../src/store/record-key.ts';
@@ -154,7 +155,7 @@ describe('legacy tokens', () => {
     // Left to itself, the path closes once the last legacy token is gone.
     await t.restart({ legacyTokensUntil: undefined });
     expect((await answer(legacy)).body).toMatchObject({ active: true });
-    await t.auth.core.agents.revoke(accountId, agent.id);
+    await t.auth.core.agents.revoke(accountId, agent.id, byOperator());
     await t.auth.core.legacyTokens.refresh();
     expect((await answer(randomBytes(32).toString('base64url'))).legacy).toBe('none');
   }, 60_000);

@@ -1,10 +1,13 @@
 /**
  * Reads the AUDIT stream the way the audit service will: a durable consumer of its own (every
- * event from the first, in stream order), each event checked against the contracts' schema.
+ * event from the first, in stream order), each event checked against the contracts' schema. The
+ * gateway's request events are kept; the other services' action events (the auth service's
+ * decisions, the proxy's calls) are checked and passed over.
  * Tests wait for what they expect to arrive, never for a fixed time.
  */
 import { randomUUID } from 'node:crypto';
-import { AuditStream, RequestAuditEvent } from '@pag/contracts';
+import type { RequestAuditEvent } from '@pag/contracts';
+import { AuditEvent, AuditStream } from '@pag/contracts';
 import type { Bus, Subscription } from '@pag/kit';
 
 export interface StoredAuditEvent {
@@ -21,7 +24,9 @@ export class AuditLog implements AsyncDisposable {
   static async follow(bus: Bus): Promise<AuditLog> {
     const log = new AuditLog();
     log.#subscription = await bus.consume(AuditStream.name, `audit-test-${randomUUID()}`, async (msg) => {
-      log.stored.push({ seq: msg.seq, event: RequestAuditEvent.parse(msg.data) });
+      const event = AuditEvent.parse(msg.data);
+      if (event.kind !== 'request') return;
+      log.stored.push({ seq: msg.seq, event });
       for (const wake of log.#waiters) wake();
     });
     return log;

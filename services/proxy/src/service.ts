@@ -3,8 +3,8 @@
  * logger and metrics: the database client, the vault, the introspection client (evicted by
  * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
  * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
- * close() finishes in-flight calls, then stops the subjects and the introspection client, waits
- * for last_used_at writes and disconnects the database, in that order.
+ * close() finishes in-flight calls and their audit events' publishes, then stops the subjects and
+ * the introspection client, waits for last_used_at writes and disconnects the database, in that order.
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
@@ -16,6 +16,7 @@ import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
+import { callAudit } from './http/audit-call.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -50,6 +51,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     maxHeaderSize: 32 * 1024,
   });
   server.keepAliveTimeout = 5_000;
+  const audit = callAudit(bus, logger);
   let introspection: IntrospectionClient | undefined;
   let subscriptions: Subscription[] = [];
   let port: number;
@@ -78,6 +80,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       bodyLimitBytes: config.bodyLimitBytes,
       logger,
       metrics,
+      audit,
     });
     server.on('request', app);
     port = await listen(server, config.port, config.host);
@@ -92,6 +95,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
 
   const close = async () => {
     await closeServer(server);
+    await audit.close();
     await Promise.all(subscriptions.map((subscription) => subscription.close()));
     await introspection?.close();
     await store.close();

@@ -51,10 +51,10 @@ export const AUDIT_DECISIONS = ['allowed', 'denied', 'error'] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
 /**
- * Who wrote an audit event: the services that publish on the AUDIT stream, and `cli` for an
- * operator's `pag` command, which appends to the log directly (it has no bus).
+ * Who wrote an audit event: the services that publish on the AUDIT stream. An operator's `pag`
+ * decision is the auth service's (its outbox relays it), with the operator as the actor.
  */
-export const AUDIT_EVENT_SOURCES = [...AUDIT_SOURCES, 'cli'] as const;
+export const AUDIT_EVENT_SOURCES = AUDIT_SOURCES;
 export type AuditEventSource = (typeof AUDIT_EVENT_SOURCES)[number];
 
 /** Who acted, for an action event: an agent, the owner (dashboard), the operator (CLI), a schedule. */

@@ -10,7 +10,12 @@ import { storedLatency } from './record-content.ts';
 /** NUMERIC(12,3): nine digits before the point. */
 const LATENCY_LIMIT_MS = 1_000_000_000;
 
-export type EventCheck = { ok: true; event: AuditEvent } | { ok: false; problem: string };
+declare const storable: unique symbol;
+
+/** An event checkAuditEvent passed: the writer stores it without checking it again. */
+export type StorableEvent = AuditEvent & { readonly [storable]: true };
+
+export type EventCheck = { ok: true; event: StorableEvent } | { ok: false; problem: string };
 
 export function checkAuditEvent(input: unknown): EventCheck {
   const parsed = AuditEvent.safeParse(input);
@@ -25,5 +30,5 @@ export function checkAuditEvent(input: unknown): EventCheck {
     return { ok: false, problem: `latencyMs: must be below ${LATENCY_LIMIT_MS}` };
   const unstorable = findUnstorableText(parsed.data);
   if (unstorable !== null) return { ok: false, problem: `${unstorable.path}: ${unstorable.reason}` };
-  return { ok: true, event: parsed.data };
+  return { ok: true, event: parsed.data as StorableEvent };
 }

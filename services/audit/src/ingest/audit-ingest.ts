@@ -13,12 +13,13 @@
 import { AuditStream } from '@pag/contracts';
 import type { Bus, Logger, Subscription } from '@pag/kit';
 import type { AuditMetrics } from '../audit-metrics.ts';
+import type { StorableEvent } from '../chain/storable-event.ts';
 import { checkAuditEvent } from '../chain/storable-event.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 
 export interface IngestOptions {
   bus: Bus;
-  log: Pick<AuditLog, 'append'>;
+  log: Pick<AuditLog, 'appendChecked'>;
   metrics: AuditMetrics;
   logger: Logger;
   maxBatch: number;
@@ -34,7 +35,7 @@ export async function startIngest(options: IngestOptions): Promise<Subscription>
     AuditStream.name,
     AuditStream.consumer,
     async (messages) => {
-      const events = [];
+      const events: StorableEvent[] = [];
       for (const message of messages) {
         const check = checkAuditEvent(message.data);
         if (check.ok) {
@@ -48,7 +49,7 @@ export async function startIngest(options: IngestOptions): Promise<Subscription>
         metrics.rejected.inc();
       }
       if (events.length > 0) {
-        const result = await log.append(events);
+        const result = await log.appendChecked(events);
         metrics.committed.inc(result.stored);
         metrics.headSeq.set(result.head.seq);
       }

@@ -17,6 +17,7 @@ import type { AuditEvent } from '@pag/contracts';
 import type { ChainContent } from '../chain/chain-hash.ts';
 import { chainHash } from '../chain/chain-hash.ts';
 import { recordContent } from '../chain/record-content.ts';
+import type { StorableEvent } from '../chain/storable-event.ts';
 import { checkAuditEvent } from '../chain/storable-event.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { ChainHead, Transaction } from './chain-head.ts';
@@ -60,12 +61,18 @@ export class AuditLog {
     this.#now = options.now ?? (() => new Date());
   }
 
+  /** Checks every event first: one that cannot be stored throws InvalidAuditEventError, and nothing is written. */
   async append(events: readonly AuditEvent[]): Promise<AppendResult> {
     const checked = events.map((event, index) => {
       const check = checkAuditEvent(event);
       if (!check.ok) throw new InvalidAuditEventError(index, check.problem);
       return check.event;
     });
+    return this.appendChecked(checked);
+  }
+
+  /** Events checkAuditEvent passed already (the ingest checks each message once). */
+  appendChecked(checked: readonly StorableEvent[]): Promise<AppendResult> {
     return this.#prisma.$transaction(async (tx) => {
       await lockLog(tx);
       const head = await readHead(tx);
@@ -98,7 +105,7 @@ export class AuditLog {
 }
 
 /** The events whose id is not stored yet, each id once (the first one of the batch). */
-async function dropStored(tx: Transaction, events: AuditEvent[]): Promise<AuditEvent[]> {
+async function dropStored(tx: Transaction, events: readonly StorableEvent[]): Promise<StorableEvent[]> {
   const ids = events.map((event) => event.eventId.toLowerCase());
   const stored = await tx.$queryRaw<{ event_id: string }[]>`
     SELECT event_id::text FROM audit.records WHERE event_id = ANY(${ids}::uuid[])`;

@@ -1,6 +1,6 @@
 /**
- * An AuditLog on its own database client, for whoever appends without running the service: the
- * `pag` CLI (an operator's actions) and tests. close() disconnects the client.
+ * An AuditLog on its own database client, for whoever appends without running the service (tests,
+ * the ingest benchmark). close() disconnects the client.
  */
 import type { Logger } from '@pag/kit';
 import { createPrismaClient } from '@pag/kit';

@@ -1,6 +1,7 @@
 /**
  * The start-up check that the log is append-only for the service itself: the role it connects as
- * must not own the audit tables (an owner can drop the triggers) and must not hold UPDATE, DELETE
+ * must not own the audit tables nor be a member of their owner, even one that inherits nothing
+ * (an owner can drop the triggers; a member can SET ROLE to it), and must not hold UPDATE, DELETE
  * or TRUNCATE on them (a superuser holds every privilege, so it is refused too). It must be able
  * to read and append (the grants of pag_audit_writer). Anything else stops the start with a
  * message that says what to change.
@@ -36,7 +37,7 @@ export async function assertAppendOnlyRole(prisma: PrismaClient): Promise<void> 
     SELECT current_user::text AS role, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`;
   const rights = await prisma.$queryRaw<TableRights[]>`
     SELECT c.relname::text AS table,
-           pg_has_role(current_user, c.relowner, 'USAGE') AS owns,
+           pg_has_role(current_user, c.relowner, 'MEMBER') AS owns,
            has_table_privilege(c.oid, 'SELECT') AS can_select,
            has_table_privilege(c.oid, 'INSERT') AS can_insert,
            has_table_privilege(c.oid, 'UPDATE') AS can_update,

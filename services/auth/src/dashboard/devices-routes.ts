@@ -11,6 +11,7 @@ import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { approvalOf, readApproveForm } from './devices-form.ts';
@@ -46,7 +47,7 @@ export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void 
     const owner = ownerOf(ctx);
     const typed = postedForm(ctx).user_code ?? '';
     try {
-      const device = await devices.claim(owner.id, typed);
+      const device = await devices.claim(owner.id, typed, ownerRequest(ctx));
       logger.info({ accountId: owner.id, deviceId: device.id }, 'device claimed');
       seeOther(ctx, `/dashboard/devices/${device.id}`);
     } catch (error) {
@@ -66,7 +67,7 @@ export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void 
     const id = deviceIdOf(ctx);
     const values = readApproveForm(postedForm(ctx));
     try {
-      const { agent } = await devices.approve(owner.id, id, approvalOf(values));
+      const { agent } = await devices.approve(owner.id, id, approvalOf(values), ownerRequest(ctx));
       logger.info({ accountId: owner.id, deviceId: id, agentId: agent.id }, 'device approved');
       seeOther(ctx, `/dashboard/devices/${id}`);
     } catch (error) {
@@ -82,7 +83,7 @@ export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void 
       const owner = ownerOf(ctx);
       const id = deviceIdOf(ctx);
       postedForm(ctx);
-      await devices[decision](owner.id, id);
+      await devices[decision](owner.id, id, ownerRequest(ctx));
       logger.info(
         { accountId: owner.id, deviceId: id },
         decision === 'deny' ? 'device denied' : 'device revoked',

@@ -18,6 +18,7 @@ import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import type { Approval } from '../store/handshake-store.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
@@ -72,7 +73,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
     const owner = ownerOf(ctx);
     const code = form.code ?? '';
     try {
-      const handshake = await handshakes.claim(owner.id, code);
+      const handshake = await handshakes.claim(owner.id, code, ownerRequest(ctx));
       logger.info({ accountId: owner.id, handshakeId: handshake.id }, 'handshake claimed');
       seeOther(ctx, `/dashboard/handshakes?claimed=${handshake.id}`);
     } catch (error) {
@@ -96,7 +97,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
         monthlyLimit: limitField(form, 'monthly', 'The monthly limit'),
         expiresAt: endOfDay(form.expires ?? '') ?? undefined,
       };
-      const { agent, token } = await handshakes.approve(owner.id, id, approval);
+      const { agent, token } = await handshakes.approve(owner.id, id, approval, ownerRequest(ctx));
       logger.info({ accountId: owner.id, handshakeId: id, agentId: agent.id }, 'handshake approved');
       sendPage(ctx, 201, tokenPage({ owner, record, agent, token }));
     } catch (error) {
@@ -111,7 +112,7 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
     checkCsrf(ctx, form);
     const owner = ownerOf(ctx);
     const id = paramId(ctx);
-    await handshakes.deny(owner.id, id);
+    await handshakes.deny(owner.id, id, ownerRequest(ctx));
     logger.info({ accountId: owner.id, handshakeId: id }, 'handshake denied');
     seeOther(ctx, '/dashboard/handshakes');
   });

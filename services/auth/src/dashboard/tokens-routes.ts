@@ -16,6 +16,7 @@ import { AppError, MessageHeaders } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
+import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { ownerOf } from './owner-context.ts';
@@ -63,7 +64,10 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
     let created: PageExtras['created'];
     try {
       const request = tokenRequest(form);
-      const agent = await agents.createAgent({ accountId: owner.id, kind: 'dashboard', ...request });
+      const agent = await agents.createAgent(
+        { accountId: owner.id, kind: 'dashboard', ...request },
+        ownerRequest(ctx),
+      );
       created = { agent, token: await agents.issueToken(agent) };
     } catch (error) {
       if (error instanceof AppError && error.code === 'INVALID_REQUEST')
@@ -77,7 +81,7 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
   router.post('/tokens/:agentId/revoke', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const owner = ownerOf(ctx);
-    const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '');
+    const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '', ownerRequest(ctx));
     deps.logger.info({ accountId: owner.id, agentId: agent.id }, 'agent revoked on the dashboard');
     seeOther(ctx, `/dashboard/tokens?revoked=${encodeURIComponent(agent.id)}`);
   });

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { describeScope } from '@pag/contracts';
 import { Browser, csrfOf, locationOf } from '@pag/testkit';
+import { byOperator } from '../events/audit-decisions.ts';
 import { AccountStore } from '../store/account-store.ts';
 import type { AccountsTestDatabase } from '../store/test-database.ts';
 import { startAccountsTestDatabase } from '../store/test-database.ts';
@@ -25,8 +26,8 @@ beforeAll(async () => {
   const accounts = new AccountStore(database.db, {
     throttle: { freeFailuresPerEmail: 2, freeFailuresPerAddress: 1000 },
   });
-  await accounts.create(OWNER);
-  await accounts.create(GUESSED);
+  await accounts.create(OWNER, byOperator());
+  await accounts.create(GUESSED, byOperator());
   app = await startTestAuthApp(accounts);
 });
 

@@ -22,6 +22,7 @@ import { readConsentRequest, redirectDestination, redirectFormTarget } from './c
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import { consentPage, loginPage } from './interaction-pages.ts';
+import { ownerRequest } from './owner-request.ts';
 import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
 import { sameOriginPosts } from './same-origin.ts';
@@ -30,7 +31,7 @@ export interface InteractionRouterOptions {
   provider: Provider;
   accounts: AccountStore;
   /** Told of every consent, so the client becomes one of the owner's agents. */
-  agents: Pick<AgentStore, 'recordConsent'>;
+  agents: Pick<AgentStore, 'recordConsent' | 'recordConsentRefused'>;
   logger: Logger;
 }
 
@@ -136,7 +137,7 @@ export function createInteractionRouter({
       );
     }
     const email = form.email ?? '';
-    const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined);
+    const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined, ownerRequest(ctx));
     if (result.outcome === 'throttled') {
       ctx.set('Retry-After', String(result.retryAfterSeconds));
       const error = `Too many attempts. Try again in ${result.retryAfterSeconds} s.`;
@@ -170,12 +171,15 @@ export function createInteractionRouter({
     if (request.apiScopes.length > 0) grant.addResourceScope(apiResource, request.apiScopes.join(' '));
     const grantId = await grant.save();
     const client = await provider.Client.find(clientId);
-    await agents.recordConsent({
-      accountId,
-      clientId,
-      name: clientNameOf(client, clientId),
-      scopes: grant.getResourceScope(apiResource).split(' ').filter(Boolean),
-    });
+    await agents.recordConsent(
+      {
+        accountId,
+        clientId,
+        name: clientNameOf(client, clientId),
+        scopes: grant.getResourceScope(apiResource).split(' ').filter(Boolean),
+      },
+      ownerRequest(ctx),
+    );
     logger.info(
       { accountId, clientId, grantId, scopes: request.described.map((s) => s.scope) },
       'owner allowed a client',
@@ -187,10 +191,10 @@ export function createInteractionRouter({
   router.post('/interaction/:uid/abort', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const interaction = await interactionOf(ctx);
-    logger.info(
-      { interaction: interaction.uid, clientId: interaction.params.client_id },
-      'owner denied a client',
-    );
+    const accountId = interaction.session?.accountId;
+    const clientId = String(interaction.params.client_id);
+    if (accountId) await agents.recordConsentRefused({ accountId, clientId }, ownerRequest(ctx));
+    logger.info({ interaction: interaction.uid, clientId }, 'owner denied a client');
     await finish(ctx, { error: 'access_denied', error_description: 'The owner denied access.' }, false);
   });
 

@@ -14,6 +14,7 @@ import type { AccountStore } from '../store/account-store.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import { ownerLoginPage, signupPage } from './owner-pages.ts';
+import { ownerRequest } from './owner-request.ts';
 import { currentOwner, endOwnerSession, startOwnerSession } from './owner-session.ts';
 import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, seeOther, sendPage } from './page-security.ts';
@@ -60,7 +61,7 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
       sendPage(ctx, status, signupPage({ csrf: csrfToken(ctx, cookies), email, error }));
     if ((form.password ?? '') !== (form.confirm ?? '')) return again(400, 'The two passwords differ.');
     try {
-      const account = await accounts.create({ email, password: form.password ?? '' });
+      const account = await accounts.create({ email, password: form.password ?? '' }, ownerRequest(ctx));
       logger.info({ accountId: account.id }, 'owner account created');
       startOwnerSession(ctx, account.id, cookies);
       seeOther(ctx, AFTER_SIGN_IN);
@@ -84,7 +85,7 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
     const next = dashboardPath(form.next);
     const again = (status: number, error: string) =>
       sendPage(ctx, status, ownerLoginPage({ csrf: csrfToken(ctx, cookies), email, error, next }));
-    const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined);
+    const result = await accounts.signIn(email, form.password ?? '', ctx.ip || undefined, ownerRequest(ctx));
     if (result.outcome === 'throttled') {
       ctx.set('Retry-After', String(result.retryAfterSeconds));
       return again(429, `Too many attempts. Try again in ${result.retryAfterSeconds} s.`);
@@ -99,7 +100,7 @@ export function createOwnerRouter({ accounts, logger, config }: OwnerRouterOptio
     checkCsrf(ctx, formFields(ctx));
     const session = currentOwner(ctx);
     // Every session of this owner until now ends, copies of the cookie included.
-    if (session !== null) await accounts.endSessions(session.accountId);
+    if (session !== null) await accounts.endSessions(session.accountId, ownerRequest(ctx));
     endOwnerSession(ctx, cookies);
     seeOther(ctx, '/login');
   });

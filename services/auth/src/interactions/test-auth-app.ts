@@ -99,6 +99,7 @@ export async function startTestAuthApp(
       consents.push(input);
       return {} as Agent;
     },
+    recordConsentRefused: async () => {},
   };
   app.use(createInteractionRouter({ provider, accounts, agents, logger }).routes());
   app.use(createOwnerRouter({ accounts, logger, config: { publicUrl: options.publicUrl ?? url } }).routes());

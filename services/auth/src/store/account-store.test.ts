@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { hash } from '@node-rs/argon2';
 import { AppError } from '@pag/contracts';
+import { byOperator } from '../events/audit-decisions.ts';
 import { AccountStore } from './account-store.ts';
 import type { AccountsTestDatabase } from './test-database.ts';
 import { startAccountsTestDatabase } from './test-database.ts';
@@ -33,7 +34,10 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 describe('AccountStore.create', () => {
   test('stores the email lowercased and only an argon2id hash with the documented parameters', async () => {
-    const account = await accounts.create({ email: '  Ada@Example.COM ', password: 'correct horse battery' });
+    const account = await accounts.create(
+      { email: '  Ada@Example.COM ', password: 'correct horse battery' },
+      byOperator(),
+    );
     expect(account).toMatchObject({ email: 'ada@example.com', plan: 'free' });
     expect(account.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(account).not.toHaveProperty('passwordHash');
@@ -44,32 +48,42 @@ describe('AccountStore.create', () => {
   });
 
   test('keeps the plan it is given', async () => {
-    const account = await accounts.create({
-      email: 'pro@example.com',
-      password: 'a long passphrase',
-      plan: 'pro',
-    });
+    const account = await accounts.create(
+      {
+        email: 'pro@example.com',
+        password: 'a long passphrase',
+        plan: 'pro',
+      },
+      byOperator(),
+    );
     expect((await accounts.findById(account.id))?.plan).toBe('pro');
   });
 
   test('refuses a taken email, however it is capitalised, with CONFLICT', async () => {
-    await accounts.create({ email: 'taken@example.com', password: 'first password!' });
-    expect(await codeOf(accounts.create({ email: 'TAKEN@example.com', password: 'second password' }))).toBe(
-      'CONFLICT',
-    );
+    await accounts.create({ email: 'taken@example.com', password: 'first password!' }, byOperator());
+    expect(
+      await codeOf(
+        accounts.create({ email: 'TAKEN@example.com', password: 'second password' }, byOperator()),
+      ),
+    ).toBe('CONFLICT');
   });
 
   test('refuses short passwords, invalid emails and unknown plans with INVALID_REQUEST', async () => {
-    expect(await codeOf(accounts.create({ email: 'short@example.com', password: 'elevenchars' }))).toBe(
-      'INVALID_REQUEST',
-    );
-    expect(await codeOf(accounts.create({ email: 'not-an-email', password: 'long enough password' }))).toBe(
-      'INVALID_REQUEST',
-    );
+    expect(
+      await codeOf(accounts.create({ email: 'short@example.com', password: 'elevenchars' }, byOperator())),
+    ).toBe('INVALID_REQUEST');
     expect(
       await codeOf(
-        // biome-ignore lint/suspicious/noExplicitAny: a caller outside TypeScript may pass any string.
-        accounts.create({ email: 'plan@example.com', password: 'long enough password', plan: 'gold' as any }),
+        accounts.create({ email: 'not-an-email', password: 'long enough password' }, byOperator()),
+      ),
+    ).toBe('INVALID_REQUEST');
+    expect(
+      await codeOf(
+        accounts.create(
+          // biome-ignore lint/suspicious/noExplicitAny: a caller outside TypeScript may pass any string.
+          { email: 'plan@example.com', password: 'long enough password', plan: 'gold' as any },
+          byOperator(),
+        ),
       ),
     ).toBe('INVALID_REQUEST');
     expect(await accounts.findByEmail('short@example.com')).toBeNull();
@@ -78,13 +92,16 @@ describe('AccountStore.create', () => {
 
 describe('AccountStore.verify and findById', () => {
   test('returns the account for the right password, from any capitalisation of the email', async () => {
-    const created = await accounts.create({ email: 'grace@example.com', password: 'hopper hopper 1906' });
+    const created = await accounts.create(
+      { email: 'grace@example.com', password: 'hopper hopper 1906' },
+      byOperator(),
+    );
     expect(await accounts.verify('Grace@Example.com', 'hopper hopper 1906')).toEqual(created);
     expect(await accounts.findById(created.id)).toEqual(created);
   });
 
   test('returns null for a wrong password, an unknown email and a non-uuid id', async () => {
-    await accounts.create({ email: 'linus@example.com', password: 'penguins all the way' });
+    await accounts.create({ email: 'linus@example.com', password: 'penguins all the way' }, byOperator());
     expect(await accounts.verify('linus@example.com', 'penguins all the wa')).toBeNull();
     expect(await accounts.verify('nobody@example.com', 'penguins all the way')).toBeNull();
     expect(await accounts.findById('not-a-uuid')).toBeNull();
@@ -92,7 +109,7 @@ describe('AccountStore.verify and findById', () => {
   });
 
   test('an unknown email costs a hash verification, like a known one (no timing oracle)', async () => {
-    await accounts.create({ email: 'timing@example.com', password: 'timing password 1' });
+    await accounts.create({ email: 'timing@example.com', password: 'timing password 1' }, byOperator());
     // A call's cost is the CPU time this process spends on it (argon2 runs on libuv's threads,
     // which process.cpuUsage counts): a loaded machine stretches a call's wall time while it waits
     // for a core, but not the work of a hash verification. Argon2 is memory-hard, though, so a

@@ -6,7 +6,9 @@
  * email costs one hash verification like any other (no enumeration by timing) and fails with the
  * same answer as a wrong password; repeated failures are throttled per email and per client
  * address (LoginThrottle). Sign-up does say when an email is taken: that cannot be hidden from
- * someone trying to sign up, and sign-up is not where guessing happens.
+ * someone trying to sign up, and sign-up is not where guessing happens. Sign-up, every sign-in
+ * attempt (on the account the email names, never the email typed) and signing out write an
+ * audit event (store/audit-outbox.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Plan } from '@pag/contracts';
@@ -19,7 +21,9 @@ import {
   validPlan,
 } from '../accounts/credentials.ts';
 import { burnVerification, hashPassword, needsRehash, verifyPassword } from '../accounts/password-hashing.ts';
+import type { DecidedBy } from '../events/audit-decisions.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { recordDecision } from './audit-outbox.ts';
 import type { ThrottlePolicy } from './login-throttle.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
@@ -51,7 +55,10 @@ export interface AccountStoreOptions {
   now?: () => Date;
 }
 
-type AccountsDb = Pick<PrismaClient, 'account' | '$queryRaw' | '$executeRaw'>;
+type AccountsDb = Pick<
+  PrismaClient,
+  'account' | 'auditOutbox' | '$queryRaw' | '$executeRaw' | '$transaction'
+>;
 
 interface AccountRow {
   id: string;
@@ -91,13 +98,23 @@ export class AccountStore {
   }
 
   /** Creates an account; INVALID_REQUEST for a bad email/password/plan, CONFLICT for a taken email. */
-  async create(input: CreateAccountInput): Promise<Account> {
+  async create(input: CreateAccountInput, by: DecidedBy): Promise<Account> {
     const email = validEmail(input.email);
     const password = validPassword(input.password);
     const plan = validPlan(input.plan ?? 'free');
     const passwordHash = await hashPassword(password);
     try {
-      const row = await this.#db.account.create({ data: { id: randomUUID(), email, passwordHash, plan } });
+      const row = await this.#db.$transaction(async (tx) => {
+        const created = await tx.account.create({ data: { id: randomUUID(), email, passwordHash, plan } });
+        await recordDecision(tx, {
+          by,
+          accountId: created.id,
+          action: 'owner.create',
+          target: created.id,
+          detail: { plan },
+        });
+        return created;
+      });
       return toAccount(row);
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -155,25 +172,51 @@ export class AccountStore {
    * `_session` cookie; the adapter stores each with its account id, so deleting those rows ends
    * them all. Returns the moment dashboard sessions must be newer than.
    */
-  async endSessions(accountId: string): Promise<Date> {
+  async endSessions(accountId: string, by: DecidedBy): Promise<Date> {
     const now = new Date();
-    await this.#db.$executeRaw`
-      DELETE FROM "auth"."oidc_payloads" WHERE model = 'Session' AND account_id = ${accountId}`;
-    await this.#db.account.updateMany({ where: { id: accountId }, data: { sessionsValidAfter: now } });
+    await this.#db.$transaction(async (tx) => {
+      await tx.$executeRaw`
+        DELETE FROM "auth"."oidc_payloads" WHERE model = 'Session' AND account_id = ${accountId}`;
+      await tx.account.updateMany({ where: { id: accountId }, data: { sessionsValidAfter: now } });
+      await recordDecision(tx, { by, accountId, action: 'owner.sign_out', target: accountId });
+    });
     return now;
   }
 
-  /** Throttled sign-in for the login forms: check the lock, verify, count the outcome. */
-  async signIn(email: string, password: string, address: string | undefined): Promise<SignInResult> {
+  /**
+   * Throttled sign-in for the login forms: check the lock, verify, count the outcome, and record
+   * it as an `owner.sign_in` audit event: allowed, or denied with WRONG_CREDENTIALS or
+   * RATE_LIMITED, on the account the email names (none for an unknown email).
+   */
+  async signIn(
+    email: string,
+    password: string,
+    address: string | undefined,
+    by: DecidedBy,
+  ): Promise<SignInResult> {
     const subject = { email: normaliseEmail(email), address };
+    const record = async (accountId: string | null, reason: string | null) =>
+      recordDecision(this.#db, {
+        by,
+        accountId,
+        action: 'owner.sign_in',
+        target: accountId,
+        decision: reason === null ? 'allowed' : 'denied',
+        reason,
+      });
     const wait = await this.#throttle.retryAfterSeconds(subject);
-    if (wait > 0) return { outcome: 'throttled', retryAfterSeconds: wait };
+    if (wait > 0) {
+      await record((await this.findByEmail(email))?.id ?? null, 'RATE_LIMITED');
+      return { outcome: 'throttled', retryAfterSeconds: wait };
+    }
     const account = await this.verify(email, password);
     if (account) {
       await this.#throttle.recordSuccess(subject);
+      await record(account.id, null);
       return { outcome: 'signed-in', account };
     }
     await this.#throttle.recordFailure(subject);
+    await record((await this.findByEmail(email))?.id ?? null, 'WRONG_CREDENTIALS');
     return { outcome: 'rejected' };
   }
 }

@@ -9,7 +9,9 @@
  *   its models on a grant for the API resource, so the adapter stores them by keyed hash only;
  * - revocation is final and immediate: the agent is marked revoked, every record of its client
  *   for that owner is deleted (tokens, grants, codes), and a TokenRevokedEvent evicts every
- *   introspection cache before revoke() returns.
+ *   introspection cache before revoke() returns;
+ * - a token made or revoked by a decision of its own (a dashboard token, `pag token …`) writes its
+ *   audit event in the transaction that makes or revokes the agent (store/audit-outbox.ts).
  */
 import { AppError, type TokenKind } from '@pag/contracts';
 import type Provider from 'oidc-provider';
@@ -22,8 +24,11 @@ import {
   NO_EXPIRY_SECONDS,
   newId,
 } from '../agents/agent-rules.ts';
+import type { DecidedBy } from '../events/audit-decisions.ts';
+import { grantDetail } from '../events/audit-decisions.ts';
 import type { RevokedAccess } from '../events/auth-events.ts';
 import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
+import { recordDecision } from './audit-outbox.ts';
 
 export type { Agent } from '../generated/prisma/client.ts';
 
@@ -74,9 +79,11 @@ export class AgentStore {
 
   /**
    * A new agent with its own OAuth client (no redirect URIs: it never runs the code flow). Checks
-   * its name, scopes and limits; the caller issues its first token with issueToken.
+   * its name, scopes and limits; the caller issues its first token with issueToken. `by`: the
+   * agent is a decision of its own (a dashboard token), whose `token.create` event is written
+   * with it; absent, the caller's decision (a handshake's or device's approval) records it.
    */
-  async createAgent(input: NewAgent): Promise<Agent> {
+  async createAgent(input: NewAgent, by?: DecidedBy): Promise<Agent> {
     const name = checkName(input.name);
     const scopes = checkScopes(input.scopes);
     const dailyLimit = checkLimit(input.dailyLimit, 'The daily limit');
@@ -93,18 +100,30 @@ export class AgentStore {
       token_endpoint_auth_method: 'none',
       ...input.clientMetadata,
     });
-    return this.#db.agent.create({
-      data: {
-        id: newId('ag'),
-        accountId: input.accountId,
-        clientId,
-        kind: input.kind,
-        name,
-        scopes,
-        dailyLimit,
-        monthlyLimit,
-        expiresAt: input.expiresAt ?? null,
-      },
+    const data = {
+      id: newId('ag'),
+      accountId: input.accountId,
+      clientId,
+      kind: input.kind,
+      name,
+      scopes,
+      dailyLimit,
+      monthlyLimit,
+      expiresAt: input.expiresAt ?? null,
+    };
+    if (by === undefined) return this.#db.agent.create({ data });
+    return this.#db.$transaction(async (tx) => {
+      const agent = await tx.agent.create({ data });
+      await recordDecision(tx, {
+        by,
+        accountId: agent.accountId,
+        action: 'token.create',
+        target: agent.id,
+        agentId: agent.id,
+        clientId: agent.clientId,
+        detail: { kind: agent.kind, name: agent.name, ...grantDetail(agent) },
+      });
+      return agent;
     });
   }
 
@@ -150,24 +169,47 @@ export class AgentStore {
    * The owner consented to an OAuth client: its agent for this owner is created, or updated with
    * the scopes now granted (and active again if it had been revoked).
    */
-  async recordConsent(input: {
-    accountId: string;
-    clientId: string;
-    name: string;
-    scopes: string[];
-  }): Promise<Agent> {
+  async recordConsent(
+    input: { accountId: string; clientId: string; name: string; scopes: string[] },
+    by: DecidedBy,
+  ): Promise<Agent> {
     const name = input.name.trim().slice(0, NAME_MAX) || input.clientId;
-    return this.#db.agent.upsert({
-      where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
-      create: {
-        id: newId('ag'),
+    return this.#db.$transaction(async (tx) => {
+      const agent = await tx.agent.upsert({
+        where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
+        create: {
+          id: newId('ag'),
+          accountId: input.accountId,
+          clientId: input.clientId,
+          kind: 'oauth',
+          name,
+          scopes: input.scopes,
+        },
+        update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+      });
+      await recordDecision(tx, {
+        by,
         accountId: input.accountId,
+        action: 'consent.grant',
+        target: input.clientId,
+        agentId: agent.id,
         clientId: input.clientId,
-        kind: 'oauth',
-        name,
-        scopes: input.scopes,
-      },
-      update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+        detail: { name, scopes: input.scopes.join(' ').slice(0, 500) },
+      });
+      return agent;
+    });
+  }
+
+  /** The owner refused an OAuth client on the consent page: nothing changes but the record of it. */
+  recordConsentRefused(input: { accountId: string; clientId: string }, by: DecidedBy): Promise<void> {
+    return recordDecision(this.#db, {
+      by,
+      accountId: input.accountId,
+      action: 'consent.deny',
+      target: input.clientId,
+      clientId: input.clientId,
+      decision: 'denied',
+      reason: 'ACCESS_DENIED',
     });
   }
 
@@ -198,16 +240,42 @@ export class AgentStore {
 
   /**
    * Revokes one of the owner's agents: it and every token it holds stop working now, on every
-   * replica. Revoking a revoked agent changes nothing.
+   * replica, and a `token.revoke` event names who decided. Revoking a revoked agent changes
+   * nothing (and records nothing).
    */
-  async revoke(accountId: string, agentId: string): Promise<Agent> {
+  revoke(accountId: string, agentId: string, by: DecidedBy): Promise<Agent> {
+    return this.#revoke(accountId, agentId, by);
+  }
+
+  /**
+   * Revokes an agent as part of another decision, which records its own event (a device's
+   * revocation), or of none (the agent of an approval that was rolled back).
+   */
+  retire(accountId: string, agentId: string): Promise<Agent> {
+    return this.#revoke(accountId, agentId, null);
+  }
+
+  async #revoke(accountId: string, agentId: string, by: DecidedBy | null): Promise<Agent> {
     const agent = await this.get(accountId, agentId);
     const revoked =
       agent.status === 'revoked'
         ? agent
-        : await this.#db.agent.update({
-            where: { id: agent.id },
-            data: { status: 'revoked', revokedAt: new Date() },
+        : await this.#db.$transaction(async (tx) => {
+            const updated = await tx.agent.update({
+              where: { id: agent.id },
+              data: { status: 'revoked', revokedAt: new Date() },
+            });
+            if (by !== null)
+              await recordDecision(tx, {
+                by,
+                accountId,
+                action: 'token.revoke',
+                target: agent.id,
+                agentId: agent.id,
+                clientId: agent.clientId,
+                detail: { kind: agent.kind, name: agent.name },
+              });
+            return updated;
           });
     await this.#db.oidcPayload.deleteMany({
       where: { accountId, clientId: agent.clientId, model: { not: 'Client' } },

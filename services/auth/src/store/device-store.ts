@@ -10,16 +10,21 @@
  *   already claimed by someone else or older than the claim window;
  * - decisions: approve and deny take a pending device once (the pending → decided update locks
  *   the row); revoke ends an approved device for good (its agent revoked first: tokens dead,
- *   caches evicted, client gone); nothing restores it.
+ *   caches evicted, client gone); nothing restores it;
+ * - every decision (claim, approve, deny, revoke) writes its audit event in its own transaction
+ *   (store/audit-outbox.ts), naming who decided (DecidedBy).
  */
 import type { DeviceEvent } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import { JWT_BEARER } from '../devices/device-assertion.ts';
 import { normalizeUserCode } from '../devices/device-keys.ts';
 import { deviceStatus } from '../devices/device-status.ts';
+import type { DecidedBy } from '../events/audit-decisions.ts';
+import { grantDetail } from '../events/audit-decisions.ts';
 import type { AuthEvents } from '../events/auth-events.ts';
 import type { Device, PrismaClient } from '../generated/prisma/client.ts';
 import type { Agent, AgentStore } from './agent-store.ts';
+import { recordDecision } from './audit-outbox.ts';
 import type { DeviceRecord } from './device-record.ts';
 import { WITH_AGENT } from './device-record.ts';
 import type { RegistrationLimits } from './device-registration.ts';
@@ -76,13 +81,22 @@ export class DeviceStore {
    * is accepted (the owner opens the link twice); an unknown, expired, mistyped or other owner's
    * code fails alike.
    */
-  async claim(accountId: string, typed: string): Promise<DeviceRecord> {
+  async claim(accountId: string, typed: string, by: DecidedBy): Promise<DeviceRecord> {
     const userCode = normalizeUserCode(typed);
     const cutoff = claimableSince(this.#now(), this.#limits);
     if (userCode !== null)
-      await this.#db.device.updateMany({
-        where: { userCode, accountId: null, status: 'pending', createdAt: { gt: cutoff } },
-        data: { accountId },
+      await this.#db.$transaction(async (tx) => {
+        const where = { userCode, accountId: null, status: 'pending', createdAt: { gt: cutoff } } as const;
+        const claimable = await tx.device.findFirst({ where, select: { id: true, name: true } });
+        const claimed = await tx.device.updateMany({ where, data: { accountId } });
+        if (claimed.count === 1 && claimable !== null)
+          await recordDecision(tx, {
+            by,
+            accountId,
+            action: 'device.claim',
+            target: claimable.id,
+            detail: { name: claimable.name },
+          });
       });
     const device =
       userCode === null
@@ -121,6 +135,7 @@ export class DeviceStore {
     accountId: string,
     id: string,
     approval: Approval,
+    by: DecidedBy,
   ): Promise<{ device: Device; agent: Agent }> {
     const record = await this.get(accountId, id);
     assertPending(record);
@@ -146,13 +161,22 @@ export class DeviceStore {
             clientId: record.id,
             clientMetadata: { grant_types: [JWT_BEARER], token_endpoint_auth_method: 'none' },
           });
+          await recordDecision(tx, {
+            by,
+            accountId,
+            action: 'device.approve',
+            target: id,
+            agentId: made.agent.id,
+            clientId: made.agent.clientId,
+            detail: { name: record.name, ...grantDetail(made.agent) },
+          });
           return tx.device.update({ where: { id }, data: { agentId: made.agent.id } });
         },
         { timeout: 15_000 },
       );
     } catch (error) {
       // The decision was rolled back: the agent made for it must not survive.
-      if (made.agent !== undefined) await this.#agents.revoke(accountId, made.agent.id);
+      if (made.agent !== undefined) await this.#agents.retire(accountId, made.agent.id);
       throw error;
     }
     await this.#events.deviceApproved(event(accountId, id, now));
@@ -160,15 +184,24 @@ export class DeviceStore {
   }
 
   /** Denies a pending device of the owner's; its key stays refused. */
-  async deny(accountId: string, id: string): Promise<Device> {
+  async deny(accountId: string, id: string, by: DecidedBy): Promise<Device> {
     const record = await this.get(accountId, id);
     assertPending(record);
     const now = this.#now();
-    const taken = await this.#db.device.updateMany({
-      where: { id, accountId, status: 'pending' },
-      data: { status: 'denied', decidedAt: now },
+    await this.#db.$transaction(async (tx) => {
+      const taken = await tx.device.updateMany({
+        where: { id, accountId, status: 'pending' },
+        data: { status: 'denied', decidedAt: now },
+      });
+      if (taken.count === 0) assertPending({ ...record, status: 'approved' });
+      await recordDecision(tx, {
+        by,
+        accountId,
+        action: 'device.deny',
+        target: id,
+        detail: { name: record.name },
+      });
     });
-    if (taken.count === 0) assertPending({ ...record, status: 'approved' });
     return { ...record, status: 'denied', decidedAt: now };
   }
 
@@ -177,7 +210,7 @@ export class DeviceStore {
    * dead and evicted from every cache before this returns), then the device is marked revoked.
    * Revoking a revoked device changes nothing.
    */
-  async revoke(accountId: string, id: string): Promise<Device> {
+  async revoke(accountId: string, id: string, by: DecidedBy): Promise<Device> {
     const record = await this.get(accountId, id);
     if (record.status === 'revoked') return record;
     if (record.status !== 'approved')
@@ -187,11 +220,21 @@ export class DeviceStore {
             ? 'Deny a pending device instead.'
             : 'A denied device has nothing to revoke.',
       });
-    if (record.agentId !== null) await this.#agents.revoke(accountId, record.agentId);
+    // The device's decision is the event; its agent goes with it.
+    if (record.agentId !== null) await this.#agents.retire(accountId, record.agentId);
     const now = this.#now();
-    const device = await this.#db.device.update({
-      where: { id },
-      data: { status: 'revoked', decidedAt: now },
+    const device = await this.#db.$transaction(async (tx) => {
+      const revoked = await tx.device.update({ where: { id }, data: { status: 'revoked', decidedAt: now } });
+      await recordDecision(tx, {
+        by,
+        accountId,
+        action: 'device.revoke',
+        target: id,
+        agentId: record.agentId,
+        clientId: id,
+        detail: { name: record.name },
+      });
+      return revoked;
     });
     await this.#events.deviceRevoked(event(accountId, id, now));
     return device;

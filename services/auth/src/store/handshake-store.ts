@@ -14,11 +14,15 @@
  *   unassigned or an unknown handshake is "not found", and so is a claim code of another owner's;
  * - a decision is taken once: approving or denying a decided handshake is a CONFLICT, and two
  *   approvals at once make one agent (the pending → approved update locks the row);
- * - the status follows the token: an approved handshake whose agent was revoked reads `denied`.
+ * - the status follows the token: an approved handshake whose agent was revoked reads `denied`;
+ * - every decision (claim, approve, deny) writes its audit event in its own transaction
+ *   (store/audit-outbox.ts), naming who decided (DecidedBy).
  */
 import type { HandshakeScope, HandshakeStatusValue } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import { newId } from '../agents/agent-rules.ts';
+import type { DecidedBy } from '../events/audit-decisions.ts';
+import { grantDetail } from '../events/audit-decisions.ts';
 import type { AuthEvents } from '../events/auth-events.ts';
 import type { Handshake, PrismaClient } from '../generated/prisma/client.ts';
 import {
@@ -38,6 +42,7 @@ import {
   notFound,
 } from '../handshakes/handshake-rules.ts';
 import type { Agent, AgentStore, IssuedToken } from './agent-store.ts';
+import { recordDecision } from './audit-outbox.ts';
 
 export type { Handshake } from '../generated/prisma/client.ts';
 
@@ -218,19 +223,28 @@ export class HandshakeStore {
    * owner's is accepted (the single owner opens the same link); one of another owner's, of a
    * decided handshake or no one's at all fails alike.
    */
-  async claim(accountId: string, code: string): Promise<Handshake> {
+  async claim(accountId: string, code: string, by: DecidedBy): Promise<Handshake> {
     const hash = claimCodeHash(code);
-    const claimed =
-      hash === null
-        ? { count: 0 }
-        : await this.#db.handshake.updateMany({
-            where: { claimCodeHash: hash, status: 'pending', OR: [{ accountId: null }, { accountId }] },
-            data: { accountId },
-          });
     const handshake =
-      claimed.count === 1 && hash !== null
-        ? await this.#db.handshake.findUnique({ where: { claimCodeHash: hash } })
-        : null;
+      hash === null
+        ? null
+        : await this.#db.$transaction(async (tx) => {
+            const claimed = await tx.handshake.updateMany({
+              where: { claimCodeHash: hash, status: 'pending', OR: [{ accountId: null }, { accountId }] },
+              data: { accountId },
+            });
+            if (claimed.count !== 1) return null;
+            const found = await tx.handshake.findUnique({ where: { claimCodeHash: hash } });
+            if (found !== null)
+              await recordDecision(tx, {
+                by,
+                accountId,
+                action: 'handshake.claim',
+                target: found.id,
+                detail: { agentRef: found.agentRef },
+              });
+            return found;
+          });
     if (handshake === null)
       throw new AppError('NOT_FOUND', 'No pending handshake waits for this code.', {
         hint: 'Copy the whole link the agent showed you; a code works only until the request is decided.',
@@ -243,7 +257,12 @@ export class HandshakeStore {
    * (a non-empty subset of those requested) and limits, and its first token. Nothing is left
    * behind when a check fails: the agent is made inside the transaction that decides.
    */
-  async approve(accountId: string, id: string, approval: Approval = {}): Promise<ApprovedHandshake> {
+  async approve(
+    accountId: string,
+    id: string,
+    approval: Approval,
+    by: DecidedBy,
+  ): Promise<ApprovedHandshake> {
     const record = await this.get(accountId, id);
     assertPending(record);
     const scopes = grantedScopes(record.requestedScopes, approval.scopes);
@@ -271,6 +290,15 @@ export class HandshakeStore {
           made.agent = agent;
           const token = await this.#agents.issueToken(agent);
           const handshake = await tx.handshake.update({ where: { id }, data: { agentId: agent.id } });
+          await recordDecision(tx, {
+            by,
+            accountId,
+            action: 'handshake.approve',
+            target: id,
+            agentId: agent.id,
+            clientId: agent.clientId,
+            detail: { agentRef: record.agentRef, ...grantDetail(agent) },
+          });
           return { handshake, agent, token };
         },
         { timeout: 15_000 },
@@ -284,21 +312,30 @@ export class HandshakeStore {
       return decided;
     } catch (error) {
       // The decision was rolled back: the agent made for it must not keep a working token.
-      if (made.agent !== undefined) await this.#agents.revoke(accountId, made.agent.id);
+      if (made.agent !== undefined) await this.#agents.retire(accountId, made.agent.id);
       throw error;
     }
   }
 
   /** Denies a pending handshake of the owner's. */
-  async deny(accountId: string, id: string): Promise<Handshake> {
+  async deny(accountId: string, id: string, by: DecidedBy): Promise<Handshake> {
     const record = await this.get(accountId, id);
     assertPending(record);
     const now = this.#now();
-    const taken = await this.#db.handshake.updateMany({
-      where: { id, accountId, status: 'pending' },
-      data: { status: 'denied', decidedAt: now },
+    await this.#db.$transaction(async (tx) => {
+      const taken = await tx.handshake.updateMany({
+        where: { id, accountId, status: 'pending' },
+        data: { status: 'denied', decidedAt: now },
+      });
+      if (taken.count === 0) assertPending({ ...record, status: 'approved' });
+      await recordDecision(tx, {
+        by,
+        accountId,
+        action: 'handshake.deny',
+        target: id,
+        detail: { agentRef: record.agentRef },
+      });
     });
-    if (taken.count === 0) assertPending({ ...record, status: 'approved' });
     await this.#events.handshakeDecided({
       accountId,
       handshakeId: id,

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createPrismaClient } from '@pag/kit';
+import { byOperator } from '../events/audit-decisions.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { AccountStore } from './account-store.ts';
 import { LoginThrottle } from './login-throttle.ts';
@@ -39,39 +40,44 @@ afterAll(async () => {
 describe('signIn throttling', () => {
   test('after the free failures each failure doubles the wait, up to the cap; the right password then works', async () => {
     const accounts = new AccountStore(database.db, { throttle: policy, now });
-    await accounts.create({ email: 'owner@example.com', password: 'the right password' });
+    await accounts.create({ email: 'owner@example.com', password: 'the right password' }, byOperator());
     // No address: this test follows the email's counter alone (addresses have their own test).
     const address = undefined;
     for (let i = 0; i < 3; i++) {
-      expect(await accounts.signIn('owner@example.com', 'wrong password!', address)).toEqual({
+      expect(await accounts.signIn('owner@example.com', 'wrong password!', address, byOperator())).toEqual({
         outcome: 'rejected',
       });
     }
     const waits: number[] = [];
     for (let i = 0; i < 5; i++) {
-      expect((await accounts.signIn('owner@example.com', 'wrong password!', address)).outcome).toBe(
-        'rejected',
-      );
-      const locked = await accounts.signIn('OWNER@example.com', 'the right password', address);
+      expect(
+        (await accounts.signIn('owner@example.com', 'wrong password!', address, byOperator())).outcome,
+      ).toBe('rejected');
+      const locked = await accounts.signIn('OWNER@example.com', 'the right password', address, byOperator());
       if (locked.outcome !== 'throttled') throw new Error(`expected throttled, got ${locked.outcome}`);
       waits.push(locked.retryAfterSeconds);
       advance(locked.retryAfterSeconds);
     }
     expect(waits).toEqual([2, 4, 8, 16, 16]);
 
-    const signedIn = await accounts.signIn('owner@example.com', 'the right password', address);
+    const signedIn = await accounts.signIn('owner@example.com', 'the right password', address, byOperator());
     expect(signedIn.outcome).toBe('signed-in');
     // The email's counter is forgiven: the next failure is a free one again.
-    expect((await accounts.signIn('owner@example.com', 'wrong password!', address)).outcome).toBe('rejected');
-    expect((await accounts.signIn('owner@example.com', 'the right password', address)).outcome).toBe(
-      'signed-in',
-    );
+    expect(
+      (await accounts.signIn('owner@example.com', 'wrong password!', address, byOperator())).outcome,
+    ).toBe('rejected');
+    expect(
+      (await accounts.signIn('owner@example.com', 'the right password', address, byOperator())).outcome,
+    ).toBe('signed-in');
   });
 
   test('unknown emails are throttled exactly like known ones', async () => {
     const accounts = new AccountStore(database.db, { throttle: policy, now });
-    for (let i = 0; i < 4; i++) await accounts.signIn('ghost@example.com', 'any password at all', undefined);
-    expect(await accounts.signIn('ghost@example.com', 'any password at all', undefined)).toEqual({
+    for (let i = 0; i < 4; i++)
+      await accounts.signIn('ghost@example.com', 'any password at all', undefined, byOperator());
+    expect(
+      await accounts.signIn('ghost@example.com', 'any password at all', undefined, byOperator()),
+    ).toEqual({
       outcome: 'throttled',
       retryAfterSeconds: 2,
     });
@@ -79,27 +85,34 @@ describe('signIn throttling', () => {
 
   test('one address guessing many emails is slowed down, and signing in to its own account does not reset it', async () => {
     const accounts = new AccountStore(database.db, { throttle: policy, now });
-    await accounts.create({ email: 'guesser@example.com', password: 'guesser own password' });
+    await accounts.create({ email: 'guesser@example.com', password: 'guesser own password' }, byOperator());
     const address = '203.0.113.9';
     for (let i = 0; i < 6; i++) {
-      expect((await accounts.signIn(`victim${i}@example.com`, 'guess guess guess', address)).outcome).toBe(
-        'rejected',
-      );
+      expect(
+        (await accounts.signIn(`victim${i}@example.com`, 'guess guess guess', address, byOperator())).outcome,
+      ).toBe('rejected');
       if (i === 4) {
-        const own = await accounts.signIn('guesser@example.com', 'guesser own password', address);
+        const own = await accounts.signIn(
+          'guesser@example.com',
+          'guesser own password',
+          address,
+          byOperator(),
+        );
         expect(own.outcome).toBe('signed-in');
       }
     }
-    expect((await accounts.signIn('victim9@example.com', 'guess guess guess', address)).outcome).toBe(
-      'rejected',
-    );
-    expect(await accounts.signIn('fresh@example.com', 'guess guess guess', address)).toMatchObject({
+    expect(
+      (await accounts.signIn('victim9@example.com', 'guess guess guess', address, byOperator())).outcome,
+    ).toBe('rejected');
+    expect(
+      await accounts.signIn('fresh@example.com', 'guess guess guess', address, byOperator()),
+    ).toMatchObject({
       outcome: 'throttled',
     });
     // Another address is not affected.
-    expect((await accounts.signIn('fresh@example.com', 'guess guess guess', '203.0.113.10')).outcome).toBe(
-      'rejected',
-    );
+    expect(
+      (await accounts.signIn('fresh@example.com', 'guess guess guess', '203.0.113.10', byOperator())).outcome,
+    ).toBe('rejected');
   });
 
   test('two replicas share the counters, and concurrent failures all count', async () => {

@@ -5,6 +5,7 @@
  * token endpoint calls.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { byOperator } from '../../src/events/audit-decisions.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { AccountStore } from '../../src/store/account-store.ts';
 
@@ -12,7 +13,7 @@ export const OWNER = { email: 'owner@example.test', password: 'correct horse bat
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
 export async function createOwner(db: PrismaClient, owner = OWNER): Promise<string> {
-  const account = await new AccountStore(db).create(owner);
+  const account = await new AccountStore(db).create(owner, byOperator());
   return account.id;
 }
 

@@ -5,7 +5,7 @@
  *   contracts' proxy routes only) → authentication (introspection, audience, account) → scope
  *   (read or write as the connector classifies the call) → no method change (override
  *   parameters, a body on GET) → connector and credential → streamed call to the connected
- *   service → error handler
+ *   service (one `proxy.call` audit event each, audit-call.ts) → error handler
  *
  * The steps every resource server shares (request id, metrics, gateway proof, route lookup,
  * authentication, scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md);
@@ -26,6 +26,7 @@ import type { Express, Response } from 'express';
 import express from 'express';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
+import type { CallAudit } from './audit-call.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
 import type { TokenIntrospector } from './introspector.ts';
@@ -44,6 +45,8 @@ export interface ProxyAppDeps {
   bodyLimitBytes: number;
   logger: Logger;
   metrics: Metrics;
+  /** Where the `proxy.call` audit event of each forwarded call goes. */
+  audit: CallAudit;
 }
 
 export function createProxyApp(deps: ProxyAppDeps): Express {
@@ -69,6 +72,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,
       logger: deps.logger,
+      audit: deps.audit,
     }),
   );
   app.use(errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl }));

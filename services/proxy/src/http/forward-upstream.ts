@@ -14,7 +14,9 @@
  * once the answer has started, a failure can only cut the connection. The timeout covers the wait
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
- * last_used_at is written when the call is made, without making the caller wait.
+ * last_used_at is written when the call is made, without making the caller wait. Every call
+ * forwarded yields one `proxy.call` audit event (audit-call.ts): when the answer's head arrives,
+ * when the call fails, or when the client goes away before either; the answer never waits for it.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, toErrorBody } from '@pag/contracts';
@@ -26,6 +28,7 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
 import type { VaultStore } from '../store/vault-store.ts';
+import type { CallAudit, ForwardedCall } from './audit-call.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
@@ -35,6 +38,7 @@ export interface ForwardOptions {
   timeoutMs: number;
   bodyLimitBytes: number;
   logger: Logger;
+  audit: CallAudit;
 }
 
 type Failure = 'timeout' | 'too-large';
@@ -45,6 +49,9 @@ interface InFlight {
   connector: ConnectorDefinition;
   credential: string;
   failure?: Failure;
+  /** The audit event's facts but the outcome; undefined once it was recorded. */
+  unrecorded?: Omit<ForwardedCall, 'status' | 'decision' | 'reason' | 'latencyMs'>;
+  sentAt: bigint;
 }
 
 export function forwardUpstream(options: ForwardOptions): RequestHandler {
@@ -74,9 +81,31 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
     }
     for (const [name, value] of Object.entries(connector.defaultHeaders)) req.headers[name] ??= value;
     const query = req.originalUrl.indexOf('?');
-    req.url = `/${current.params?.path ?? ''}${query === -1 ? '' : req.originalUrl.slice(query)}`;
-    inFlight.set(req, { response: res, connector, credential: credential.value });
-    res.once('close', () => inFlight.delete(req));
+    const rest = `/${current.params?.path ?? ''}`;
+    req.url = `${rest}${query === -1 ? '' : req.originalUrl.slice(query)}`;
+    const base = new URL(connector.baseUrl);
+    const call: InFlight = {
+      response: res,
+      connector,
+      credential: credential.value,
+      sentAt: process.hrtime.bigint(),
+      unrecorded: {
+        requestId: current.requestId,
+        accountId: identity.accountId,
+        clientId: identity.clientId,
+        agentId: identity.agentId,
+        service: connector.name,
+        method: req.method,
+        host: base.host,
+        path: `${base.pathname.replace(/\/+$/, '')}${rest}`,
+      },
+    };
+    inFlight.set(req, call);
+    res.once('close', () => {
+      inFlight.delete(req);
+      // Neither an answer nor a failure: the client went away while the service was being asked.
+      recordCall(options.audit, call, null, 'CLIENT_CLOSED_REQUEST');
+    });
     proxy(req, res, next).catch(next);
     // Recorded when the call is made; the caller never waits for this write.
     options.store.touch(identity.accountId, credential.tokenId);
@@ -110,11 +139,14 @@ function connectorProxy(
           if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
         }
         const call = inFlight.get(req);
-        if (call !== undefined) proxyRes.headers['x-request-id'] = state(call.response).requestId;
+        if (call === undefined) return;
+        proxyRes.headers['x-request-id'] = state(call.response).requestId;
+        recordCall(options.audit, call, proxyRes.statusCode ?? null, null);
       },
       error: (error, req, res) => {
         const call = inFlight.get(req);
         const appError = upstreamError(connector, options, error, call?.failure);
+        if (call !== undefined) recordCall(options.audit, call, null, appError.code);
         if (appError.code === 'UPSTREAM_ERROR') {
           options.logger.warn(
             { err: error, service: connector.name, requestId: call && state(call.response).requestId },
@@ -129,6 +161,20 @@ function connectorProxy(
       },
     },
   });
+}
+
+/**
+ * Records the call's event once: with the upstream status when it answered (the call was made:
+ * `allowed`, whatever the status), else with the reason it did not (a body refused for its size
+ * is `denied`, any other failure `error`).
+ */
+function recordCall(audit: CallAudit, call: InFlight, status: number | null, reason: string | null): void {
+  const facts = call.unrecorded;
+  if (facts === undefined) return;
+  call.unrecorded = undefined;
+  const decision = status !== null ? 'allowed' : reason === 'PAYLOAD_TOO_LARGE' ? 'denied' : 'error';
+  const latencyMs = Number(process.hrtime.bigint() - call.sentAt) / 1e6;
+  audit.record({ ...facts, status, decision, reason, latencyMs });
 }
 
 /** How long a client still sending a refused body is read (and ignored) before the connection closes. */

@@ -1,8 +1,9 @@
 /**
  * The proxy's reading of introspection for the kit's authenticate step: the account a token acts
  * for must be an account id (a UUID), since it keys the vault's rows; anything else is refused
- * like a token acting for no account.
+ * like a token acting for no account. The client and agent are kept for the audit event.
  */
+import { AgentIntrospectionClaims } from '@pag/contracts';
 import type { ActiveToken, BearerIntrospector } from '@pag/kit';
 import { z } from 'zod';
 import type { ProxyIdentity } from './state.ts';
@@ -18,6 +19,17 @@ export function proxyIntrospector(client: TokenIntrospector): BearerIntrospector
   return {
     introspect: (token, options) => client.introspect(token, options),
     identify: (active, accountId) =>
-      AccountId.safeParse(accountId).success ? { accountId, scopes: active.scopes } : null,
+      AccountId.safeParse(accountId).success
+        ? { accountId, scopes: active.scopes, clientId: active.clientId, agentId: agentIdOf(active) }
+        : null,
   };
+}
+
+/**
+ * The agent the auth service names in the answer (agent_id), for the audit event; the gateway in
+ * front has already refused a token whose agent claims are malformed, so here they only inform.
+ */
+function agentIdOf(active: ActiveToken): string | null {
+  const claims = AgentIntrospectionClaims.safeParse(active.extra);
+  return claims.success ? (claims.data.agent_id ?? null) : null;
 }

@@ -11,6 +11,9 @@ import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 export interface ProxyIdentity {
   accountId: string;
   scopes: string[];
+  /** The token's OAuth client, and the agent it belongs to when introspection names one. */
+  clientId: string;
+  agentId: string | null;
 }
 
 export interface RequestState extends ResourceState<ProxyIdentity> {

@@ -10,10 +10,11 @@
  * - `pag device revoke --owner E --id dev_…`: final; every token of the device stops working.
  * Another owner's device is "not found", and so is a user code another owner claimed.
  * Decisions go through the auth service's own store, so they publish events.auth.device.* on the
- * running stack's bus as the dashboard's do (through the database, docs/adr/0033).
+ * running stack's bus as the dashboard's do (through the database, docs/adr/0033), and write their
+ * audit events with the operator as actor (byOperator; docs/adr/0041).
  */
-import type { AuthStore, DeviceRecord } from '@pag/auth';
-import { deviceStatus } from '@pag/auth';
+import type { AuthStore, DecidedBy, DeviceRecord } from '@pag/auth';
+import { byOperator, deviceStatus } from '@pag/auth';
 import type { Command, CommandContext } from '../command.ts';
 import { CliError, limitOption, requireString, scopesOption } from '../command.ts';
 import { ownerAccount } from './agent.ts';
@@ -45,12 +46,13 @@ async function targetDevice(
   devices: AuthStore['devices'],
   ownerId: string,
   context: CommandContext,
+  by: DecidedBy,
 ): Promise<DeviceRecord> {
   const { id, 'user-code': userCode } = context.values;
   if (typeof id === 'string' && typeof userCode === 'string')
     throw new CliError('give --id or --user-code, not both');
   if (typeof userCode === 'string') {
-    const device = await devices.claim(ownerId, userCode);
+    const device = await devices.claim(ownerId, userCode, by);
     context.out(`claimed ${device.id} ${JSON.stringify(device.name)}, key fingerprint ${device.fingerprint}`);
     return device;
   }
@@ -114,13 +116,15 @@ const deviceApprove: Command = {
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
     const { devices } = store;
-    const device = await targetDevice(devices, owner.id, context);
+    // One request id for the command: a claim and the decision after it correlate.
+    const by = byOperator();
+    const device = await targetDevice(devices, owner.id, context, by);
     const expected = context.values.fingerprint;
     if (typeof expected === 'string' && expected.replace(/\s/g, '') !== device.fingerprint)
       throw new CliError(
         `the key fingerprint of ${device.id} is ${device.fingerprint}, not ${expected}: not approved (deny it with pag device deny --id ${device.id})`,
       );
-    const { agent } = await devices.approve(owner.id, device.id, { scopes, dailyLimit, monthlyLimit });
+    const { agent } = await devices.approve(owner.id, device.id, { scopes, dailyLimit, monthlyLimit }, by);
     context.out(
       `approved ${device.id} ${JSON.stringify(device.name)} of ${owner.email}: agent ${agent.id}, scopes ${agent.scopes.join(' ')}, per day ${limitText(agent.dailyLimit)}, per month ${limitText(agent.monthlyLimit)}. The device now obtains tokens with its signed assertions.`,
     );
@@ -135,8 +139,10 @@ const deviceDeny: Command = {
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
     const { devices } = store;
-    const device = await targetDevice(devices, owner.id, context);
-    await devices.deny(owner.id, device.id);
+    // One request id for the command: a claim and the decision after it correlate.
+    const by = byOperator();
+    const device = await targetDevice(devices, owner.id, context, by);
+    await devices.deny(owner.id, device.id, by);
     context.out(
       `denied ${device.id} ${JSON.stringify(device.name)} of ${owner.email}: its key stays refused.`,
     );
@@ -151,7 +157,7 @@ const deviceRevoke: Command = {
     const id = requireString(context, 'id');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const device = await store.devices.revoke(owner.id, id);
+    const device = await store.devices.revoke(owner.id, id, byOperator());
     context.out(
       `revoked ${device.id} ${JSON.stringify(device.name)} of ${owner.email}: its tokens no longer work, for good.`,
     );

@@ -9,10 +9,11 @@
  * is the one in the claim link the agent showed).
  * Each acts within the owner named by --owner: another owner's handshake is "not found".
  * Decisions go through the auth service's own store, so they publish events.auth.handshake.decided
- * on the running stack's bus as the dashboard's do (through the database, docs/adr/0033).
+ * on the running stack's bus as the dashboard's do (through the database, docs/adr/0033), and write
+ * their audit events with the operator as actor (byOperator; docs/adr/0041).
  */
 import type { HandshakeRecord } from '@pag/auth';
-import { endOfDay } from '@pag/auth';
+import { byOperator, endOfDay } from '@pag/auth';
 import type { Command } from '../command.ts';
 import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
@@ -64,12 +65,17 @@ const handshakeApprove: Command = {
     const expiresAt = typeof expires === 'string' ? (endOfDay(expires, '--expires') ?? undefined) : undefined;
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const { handshake, agent, token } = await store.handshakes.approve(owner.id, id, {
-      scopes,
-      dailyLimit,
-      monthlyLimit,
-      expiresAt,
-    });
+    const { handshake, agent, token } = await store.handshakes.approve(
+      owner.id,
+      id,
+      {
+        scopes,
+        dailyLimit,
+        monthlyLimit,
+        expiresAt,
+      },
+      byOperator(),
+    );
     context.out(`approved ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}:`);
     context.out(agentLine(agent));
     context.out(
@@ -87,7 +93,7 @@ const handshakeDeny: Command = {
     const id = requireString(context, 'id');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const handshake = await store.handshakes.deny(owner.id, id);
+    const handshake = await store.handshakes.deny(owner.id, id, byOperator());
     context.out(`denied ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
   },
 };
@@ -100,7 +106,7 @@ const handshakeClaim: Command = {
     const code = requireString(context, 'code');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const handshake = await store.handshakes.claim(owner.id, code);
+    const handshake = await store.handshakes.claim(owner.id, code, byOperator());
     context.out(`claimed ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}`);
   },
 };

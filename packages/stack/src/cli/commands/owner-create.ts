@@ -3,6 +3,7 @@
  * sign-up page makes one.
  */
 
+import { byOperator } from '@pag/auth';
 import { PLANS } from '@pag/contracts';
 import type { Command } from '../command.ts';
 import { CliError, requireString } from '../command.ts';
@@ -19,7 +20,10 @@ export const ownerCreate: Command = {
       throw new CliError(`--plan must be one of ${PLANS.join(', ')}`);
     }
     await using store = await context.openAuth();
-    const account = await store.accounts.create({ email, password, plan: plan as (typeof PLANS)[number] });
+    const account = await store.accounts.create(
+      { email, password, plan: plan as (typeof PLANS)[number] },
+      byOperator(),
+    );
     context.out(`created owner ${account.email} (${account.plan}), id ${account.id}`);
   },
 };

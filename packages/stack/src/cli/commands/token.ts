@@ -4,8 +4,10 @@
  * the last line printed, once (only its keyed hash is stored).
  * `pag token revoke --owner E --agent ID`: revokes one of that owner's agents, of any kind;
  * another owner's agent is "not found".
+ * Both write their audit event (`token.create`, `token.revoke`) with the operator as actor
+ * (byOperator; docs/adr/0041).
  */
-import { endOfDay } from '@pag/auth';
+import { byOperator, endOfDay } from '@pag/auth';
 import type { Command } from '../command.ts';
 import { limitOption, requireString, scopesOption } from '../command.ts';
 import { agentLine, ownerAccount } from './agent.ts';
@@ -32,15 +34,10 @@ const tokenCreate: Command = {
     const expiresAt = typeof expires === 'string' ? endOfDay(expires, '--expires') : null;
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const agent = await store.agents.createAgent({
-      accountId: owner.id,
-      kind: 'dashboard',
-      name,
-      scopes,
-      dailyLimit,
-      monthlyLimit,
-      expiresAt,
-    });
+    const agent = await store.agents.createAgent(
+      { accountId: owner.id, kind: 'dashboard', name, scopes, dailyLimit, monthlyLimit, expiresAt },
+      byOperator(),
+    );
     const token = await store.agents.issueToken(agent);
     context.out(`created a token for ${owner.email}:`);
     context.out(agentLine(agent));
@@ -57,7 +54,7 @@ const tokenRevoke: Command = {
     const agentId = requireString(context, 'agent');
     await using store = await context.openAuth();
     const owner = await ownerAccount(store, context);
-    const agent = await store.agents.revoke(owner.id, agentId);
+    const agent = await store.agents.revoke(owner.id, agentId, byOperator());
     context.out(
       `revoked ${agent.id} ${JSON.stringify(agent.name)} of ${owner.email}: its tokens no longer work.`,
     );

@@ -1,0 +1,46 @@
+/**
+ * Action audit events (contracts' ActionAuditEvent): what a service did on the owner's behalf, or
+ * a decision of the owner or the operator. The one way to make one and the one way to send one,
+ * so no service hand-builds an event:
+ * - actionAuditEvent fills in the event id (the stream's deduplication id) and the time, and
+ *   validates the whole event with the contract's schema: a field the audit service would refuse
+ *   (a detail too long, an action not `<resource>.<verb>`) fails here, at the emitter, not later;
+ * - publishAuditEvent validates again (an event kept in an outbox may have waited across a
+ *   deploy) and publishes it durably on the source's subject of the AUDIT stream with its event
+ *   id as msgId, so a retried publish is stored once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuditSource } from '@pag/contracts';
+import { ActionAuditEvent, auditSubject } from '@pag/contracts';
+import type { Bus, DurablePublishAck } from '../bus/types.ts';
+
+/** What an emitter says; the kind, event id and (unless given) time are filled in. */
+export type ActionAuditInput = Omit<ActionAuditEvent, 'kind' | 'eventId' | 'source' | 'time'> & {
+  /** When it happened; default now. */
+  time?: Date;
+};
+
+/** A validated action event of `source` (throws the schema's error on a field the log would refuse). */
+export function actionAuditEvent(source: AuditSource, input: ActionAuditInput): ActionAuditEvent {
+  const { time, ...fields } = input;
+  return ActionAuditEvent.parse({
+    kind: 'action',
+    eventId: randomUUID(),
+    source,
+    time: (time ?? new Date()).toISOString(),
+    ...fields,
+  });
+}
+
+/** Resolves once the AUDIT stream stored the event (or had it already: same event id). */
+export async function publishAuditEvent(
+  bus: Bus,
+  event: ActionAuditEvent,
+  options: { timeoutMs?: number } = {},
+): Promise<DurablePublishAck> {
+  const checked = ActionAuditEvent.parse(event);
+  return bus.publishDurable(auditSubject(checked.source), checked, {
+    msgId: checked.eventId,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * One `proxy.call` action event per call forwarded to a connected service (docs/adr/0041): who
+ * (the agent), for which owner, which service, the method, host and path called (never the query
+ * string, headers, credentials or bodies), the connected service's status (or, when it failed, no
+ * status, decision `error` and the error code), and how long it took to answer.
+ *
+ * The answer is never held for it: the gateway's own event of the same request is stored before
+ * the answer leaves the gateway, so an answered call is always in the log; this event adds what
+ * only the proxy knows. A publish that fails is logged with the request id. close() waits for the
+ * publishes still under way, so a clean shutdown loses none.
+ */
+import type { AuditDecision } from '@pag/contracts';
+import type { Bus, Logger } from '@pag/kit';
+import { actionAuditEvent, publishAuditEvent } from '@pag/kit';
+
+/** The call as forwarded, with its outcome. */
+export interface ForwardedCall {
+  requestId: string;
+  accountId: string;
+  clientId: string;
+  agentId: string | null;
+  service: string;
+  method: string;
+  /** The connected service's host and the path called upstream, without the query string. */
+  host: string;
+  path: string;
+  /** The upstream status; null when no answer came (then decision and reason say why). */
+  status: number | null;
+  decision: AuditDecision;
+  reason: string | null;
+  latencyMs: number;
+}
+
+export interface CallAudit {
+  record(call: ForwardedCall): void;
+  /** Resolves once every publish started has settled. */
+  close(): Promise<void>;
+}
+
+/** A stream silent this long fails the publish (logged), so shutdown never waits longer. */
+const PUBLISH_TIMEOUT_MS = 10_000;
+
+/** The contract's limit on a detail string. */
+const DETAIL_MAX = 500;
+
+export function callAudit(bus: Bus, logger: Logger): CallAudit {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    record(call) {
+      let publishing: Promise<unknown>;
+      try {
+        const event = actionAuditEvent('proxy', {
+          requestId: call.requestId,
+          accountId: call.accountId,
+          clientId: call.clientId,
+          agentId: call.agentId,
+          actor: { type: 'agent', id: call.agentId },
+          action: 'proxy.call',
+          target: call.service,
+          decision: call.decision,
+          reason: call.reason,
+          status: call.status,
+          latencyMs: call.latencyMs,
+          detail: { method: call.method, host: call.host, path: call.path.slice(0, DETAIL_MAX) },
+        });
+        publishing = publishAuditEvent(bus, event, { timeoutMs: PUBLISH_TIMEOUT_MS });
+      } catch (error) {
+        publishing = Promise.reject(error);
+      }
+      const settled = publishing.catch((error: unknown) => {
+        logger.error(
+          { err: error, requestId: call.requestId, service: call.service },
+          'proxy.call audit event not published',
+        );
+      });
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
+    },
+    async close() {
+      await Promise.all(pending);
+    },
+  };
+}
