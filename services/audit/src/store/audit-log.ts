@@ -1,27 +1,27 @@
 /**
- * The one way into the log: append(events) writes a batch in one transaction, as the next rows of
- * the one global chain. The ingest appends what arrives on the AUDIT stream; the `pag` CLI
- * appends an operator's actions directly.
+ * The one way into the log: append(events) writes a batch in one statement and one transaction
+ * (audit.append_batch), as the next rows of the one global chain. The ingest appends what arrives
+ * on the AUDIT stream; tests and the ingest benchmark append directly.
  *
  * What it enforces (docs/adr/0038):
  * - one writer at a time over the whole database (a transaction-scoped advisory lock), so
- *   replicas and the CLI never fork the chain or leave a gap;
+ *   replicas never fork the chain or leave a gap;
  * - gap-free seq in commit order: the head is read under the lock, and the lock is held until
  *   COMMIT, so the next writer sees this batch's rows;
- * - an event id is stored once: ids already stored are dropped (one `= ANY` query under the lock),
- *   and so are repeats inside the batch;
+ * - an event id is stored once: ids already stored are skipped under the lock, and repeats inside
+ *   the batch before it is sent;
  * - a batch is written whole or not at all: every event is checked before anything is sent, and
  *   all rows go in one INSERT.
  */
 import type { AuditEvent } from '@pag/contracts';
 import type { ChainContent } from '../chain/chain-hash.ts';
-import { chainHash } from '../chain/chain-hash.ts';
+import { canonicalContent } from '../chain/chain-hash.ts';
 import { recordContent } from '../chain/record-content.ts';
 import type { StorableEvent } from '../chain/storable-event.ts';
 import { checkAuditEvent } from '../chain/storable-event.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { ChainHead, Transaction } from './chain-head.ts';
-import { lockLog, readHead } from './chain-head.ts';
+import type { ChainHead } from './chain-head.ts';
+import { readHead } from './chain-head.ts';
 
 export interface AppendResult {
   /** Rows written by this call, in order. */
@@ -45,12 +45,6 @@ export class InvalidAuditEventError extends Error {
   }
 }
 
-interface NewRow extends ChainContent {
-  seq: number;
-  prevHash: string;
-  hash: string;
-}
-
 export class AuditLog {
   readonly #prisma: PrismaClient;
   readonly #now: () => Date;
@@ -71,31 +65,26 @@ export class AuditLog {
     return this.appendChecked(checked);
   }
 
-  /** Events checkAuditEvent passed already (the ingest checks each message once). */
-  appendChecked(checked: readonly StorableEvent[]): Promise<AppendResult> {
-    return this.#prisma.$transaction(async (tx) => {
-      await lockLog(tx);
-      const head = await readHead(tx);
-      const fresh = await dropStored(tx, checked);
-      if (fresh.length === 0) return { stored: 0, duplicates: checked.length, head };
-      // Taken under the lock: recorded_at follows the order of seq (on one clock).
-      const recordedAt = this.#now();
-      const rows: NewRow[] = [];
-      let prev = head;
-      for (const event of fresh) {
-        const content = recordContent(event, recordedAt);
-        const row = {
-          ...content,
-          seq: prev.seq + 1,
-          prevHash: prev.hash,
-          hash: chainHash(prev.hash, content),
-        };
-        rows.push(row);
-        prev = { seq: row.seq, hash: row.hash };
-      }
-      await insertRows(tx, rows);
-      return { stored: rows.length, duplicates: checked.length - rows.length, head: prev };
-    });
+  /**
+   * Events checkAuditEvent passed already (the ingest checks each message once). One statement,
+   * so one round trip: audit.append_batch (migration 20261124070000) takes the append lock, reads
+   * the head, skips ids already stored, chains the hashes over the canonical JSON made here, and
+   * inserts, in the statement's own transaction. recorded_at is this writer's clock when it sends
+   * the batch: within a writer it follows seq; between replicas, only as closely as their clocks.
+   */
+  async appendChecked(checked: readonly StorableEvent[]): Promise<AppendResult> {
+    const fresh = firstOfEachId(checked);
+    const recordedAt = this.#now();
+    const contents = fresh.map((event) => recordContent(event, recordedAt));
+    const [result] = await this.#prisma.$queryRaw<{ stored: number; head_seq: bigint; head_hash: string }[]>`
+      SELECT stored, head_seq, head_hash FROM audit.append_batch(
+        ${JSON.stringify(contents.map(columnsOf))}::jsonb, ${contents.map(canonicalContent)}::text[])`;
+    if (result === undefined) throw new Error('audit.append_batch returned no row');
+    return {
+      stored: result.stored,
+      duplicates: checked.length - result.stored,
+      head: { seq: Number(result.head_seq), hash: result.head_hash },
+    };
   }
 
   /** The newest row (or the retention anchor, or nothing yet), read without the lock. */
@@ -104,46 +93,43 @@ export class AuditLog {
   }
 }
 
-/** The events whose id is not stored yet, each id once (the first one of the batch). */
-async function dropStored(tx: Transaction, events: readonly StorableEvent[]): Promise<StorableEvent[]> {
-  const ids = events.map((event) => event.eventId.toLowerCase());
-  const stored = await tx.$queryRaw<{ event_id: string }[]>`
-    SELECT event_id::text FROM audit.records WHERE event_id = ANY(${ids}::uuid[])`;
-  const seen = new Set(stored.map((row) => row.event_id));
-  return events.filter((_, index) => {
-    const id = ids[index] as string;
+/** Each event id once, the first of the batch (ids already stored are skipped by append_batch). */
+function firstOfEachId(events: readonly StorableEvent[]): StorableEvent[] {
+  const seen = new Set<string>();
+  return events.filter((event) => {
+    const id = event.eventId.toLowerCase();
     if (seen.has(id)) return false;
     seen.add(id);
     return true;
   });
 }
 
-/** Every row in one statement: one array per column, unnested into rows. */
-async function insertRows(tx: Transaction, rows: NewRow[]): Promise<void> {
-  const column = <T>(pick: (row: NewRow) => T): T[] => rows.map(pick);
-  await tx.$executeRaw`
-    INSERT INTO audit.records (seq, event_id, kind, source, request_id, time, recorded_at, account_id,
-      client_id, agent_id, token_kind, actor_type, actor_id, action, target, client_address, method,
-      path, status, decision, reason, latency_ms, bytes_in, bytes_out, detail, prev_hash, hash)
-    SELECT seq, event_id, kind, source, request_id, time, recorded_at, account_id, client_id, agent_id,
-      token_kind, actor_type, actor_id, action, target, client_address, method, path, status, decision,
-      reason, latency_ms, bytes_in, bytes_out, detail::jsonb, prev_hash, hash
-    FROM unnest(
-      ${column((row) => row.seq)}::bigint[], ${column((row) => row.eventId)}::uuid[],
-      ${column((row) => row.kind)}::text[], ${column((row) => row.source)}::text[],
-      ${column((row) => row.requestId)}::text[], ${column((row) => row.time)}::timestamptz[],
-      ${column((row) => row.recordedAt)}::timestamptz[], ${column((row) => row.accountId)}::text[],
-      ${column((row) => row.clientId)}::text[], ${column((row) => row.agentId)}::text[],
-      ${column((row) => row.tokenKind)}::text[], ${column((row) => row.actorType)}::text[],
-      ${column((row) => row.actorId)}::text[], ${column((row) => row.action)}::text[],
-      ${column((row) => row.target)}::text[], ${column((row) => row.clientAddress)}::text[],
-      ${column((row) => row.method)}::text[], ${column((row) => row.path)}::text[],
-      ${column((row) => row.status)}::integer[], ${column((row) => row.decision)}::text[],
-      ${column((row) => row.reason)}::text[], ${column((row) => row.latencyMs)}::numeric[],
-      ${column((row) => row.bytesIn)}::bigint[], ${column((row) => row.bytesOut)}::bigint[],
-      ${column((row) => JSON.stringify(row.detail))}::text[], ${column((row) => row.prevHash)}::text[],
-      ${column((row) => row.hash)}::text[]
-    ) AS r(seq, event_id, kind, source, request_id, time, recorded_at, account_id, client_id, agent_id,
-      token_kind, actor_type, actor_id, action, target, client_address, method, path, status, decision,
-      reason, latency_ms, bytes_in, bytes_out, detail, prev_hash, hash)`;
+/** A row's columns, keyed as audit.records names them (append_batch reads them with jsonb_populate_record). */
+function columnsOf(content: ChainContent): Record<string, unknown> {
+  return {
+    event_id: content.eventId,
+    kind: content.kind,
+    source: content.source,
+    request_id: content.requestId,
+    time: content.time,
+    recorded_at: content.recordedAt,
+    account_id: content.accountId,
+    client_id: content.clientId,
+    agent_id: content.agentId,
+    token_kind: content.tokenKind,
+    actor_type: content.actorType,
+    actor_id: content.actorId,
+    action: content.action,
+    target: content.target,
+    client_address: content.clientAddress,
+    method: content.method,
+    path: content.path,
+    status: content.status,
+    decision: content.decision,
+    reason: content.reason,
+    latency_ms: content.latencyMs,
+    bytes_in: content.bytesIn,
+    bytes_out: content.bytesOut,
+    detail: content.detail,
+  };
 }

@@ -11,19 +11,16 @@ export interface ChainHead {
   readonly hash: string;
 }
 
-/** An interactive transaction's client. */
+/** An interactive transaction's client (verify reads on one snapshot: chain-snapshot.ts). */
 export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 type Reader = Pick<PrismaClient, '$queryRaw'>;
 
-/** pg_advisory_xact_lock key of the append lock: "pag_audi" in ASCII, a constant of this log. */
+/**
+ * pg_advisory_xact_lock key of the append lock: "pag_audi" in ASCII, a constant of this log.
+ * audit.append_batch takes it (its migration spells the same number in decimal).
+ */
 export const APPEND_LOCK_KEY = 0x7061675f61756469n;
-
-/** Waits for the append lock; it is released by the transaction's COMMIT or ROLLBACK. */
-export async function lockLog(tx: Transaction): Promise<void> {
-  // $executeRaw: the function returns void, a column type Prisma's raw queries cannot read.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`;
-}
 
 export async function readHead(db: Reader): Promise<ChainHead> {
   const [row] = await db.$queryRaw<{ seq: bigint; hash: string }[]>`
