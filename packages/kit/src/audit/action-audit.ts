@@ -32,15 +32,18 @@ export function actionAuditEvent(source: AuditSource, input: ActionAuditInput): 
   });
 }
 
+/**
+ * How long an action event's publish waits for the stream before it fails: nobody's answer waits
+ * for it (the gateway's request event gates the answer), so this only bounds a caller's retry and
+ * a shutdown that waits for publishes under way.
+ */
+export const AUDIT_PUBLISH_TIMEOUT_MS = 10_000;
+
 /** Resolves once the AUDIT stream stored the event (or had it already: same event id). */
-export async function publishAuditEvent(
-  bus: Bus,
-  event: ActionAuditEvent,
-  options: { timeoutMs?: number } = {},
-): Promise<DurablePublishAck> {
+export async function publishAuditEvent(bus: Bus, event: ActionAuditEvent): Promise<DurablePublishAck> {
   const checked = ActionAuditEvent.parse(event);
   return bus.publishDurable(auditSubject(checked.source), checked, {
     msgId: checked.eventId,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    timeoutMs: AUDIT_PUBLISH_TIMEOUT_MS,
   });
 }

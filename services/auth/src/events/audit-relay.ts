@@ -13,8 +13,6 @@ import type { AuditOutbox } from '../store/audit-outbox.ts';
 import { AUDIT_OUTBOX_CHANNEL } from '../store/audit-outbox.ts';
 
 const SWEEP_MS = 30_000;
-/** A stream silent this long refuses the publish: the row stays, and shutdown is not held up. */
-const PUBLISH_TIMEOUT_MS = 10_000;
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
@@ -39,7 +37,7 @@ export async function startAuditRelay(options: {
 
   const runOnce = async (): Promise<boolean> => {
     const result = await outbox
-      .relay((event) => publishAuditEvent(bus, event, { timeoutMs: PUBLISH_TIMEOUT_MS }))
+      .relay((event) => publishAuditEvent(bus, event))
       .catch((error: unknown) => ({ sent: 0, failure: error }));
     if (result.sent > 0) logger.debug({ sent: result.sent }, 'audit events relayed');
     if (result.failure === undefined) {
