@@ -7,10 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ActionAuditEvent } from '@pag/contracts';
 import { ActionAuditEvent as ActionAuditEventSchema, AuditStream } from '@pag/contracts';
-import { freePort, gatewayHeaders } from '@pag/kit/testing';
+import { gatewayHeaders } from '@pag/kit/testing';
 import { FakeUpstream } from './support/fake-upstream.ts';
 import { httpCall } from './support/http-call.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
@@ -23,6 +25,11 @@ const AGENT_ID = 'ag_auditedAgent';
 
 let stack: TestProxy;
 let upstream: FakeUpstream;
+/**
+ * The "notion" service: it resets every connection. A port found free and left unbound could be
+ * taken by another test's server meanwhile (seen once: a 403 instead of the 502), so it is held.
+ */
+let resetting: Server;
 
 /** Every audit event the stream delivers, and waiters for one of a request id. */
 const events: { subject: string; event: ActionAuditEvent }[] = [];
@@ -35,10 +42,12 @@ function eventOf(requestId: string): Promise<ActionAuditEvent> {
 
 beforeAll(async () => {
   upstream = await FakeUpstream.start();
+  resetting = createServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
   stack = await startTestProxy({
     CONNECTOR_BASE_URLS: JSON.stringify({
       github: `${upstream.url}/gh`,
-      notion: `http://127.0.0.1:${await freePort()}`,
+      notion: `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`,
     }),
   });
   await stack.bus.ensureStream({ name: AuditStream.name, subjects: [...AuditStream.subjects] });
@@ -57,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.[Symbol.asyncDispose]();
   await upstream?.[Symbol.asyncDispose]();
+  await new Promise((resolve) => (resetting ? resetting.close(resolve) : resolve(undefined)));
 });
 
 const call = (path: string, requestId: string, headers: Record<string, string> = {}) =>
