@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestAuditEvent } from '@pag/contracts';
 import { applyMigrations, createPrismaClient, startEmbeddedPostgres } from '../packages/kit/src/mod.ts';
+import { CONTENT_FIELDS } from '../services/audit/src/chain/chain-hash.ts';
 import { recordContent } from '../services/audit/src/chain/record-content.ts';
 import { auditDatabase } from '../services/audit/src/database.ts';
 import { PrismaClient } from '../services/audit/src/generated/prisma/client.ts';
@@ -106,33 +107,8 @@ function plainColumns(events: RequestAuditEvent[], firstSeq: number): unknown[][
   const noHash = '0'.repeat(64);
   return [
     rows.map((_, i) => firstSeq + i),
-    ...(
-      [
-        'eventId',
-        'kind',
-        'source',
-        'requestId',
-        'time',
-        'recordedAt',
-        'accountId',
-        'clientId',
-        'agentId',
-        'tokenKind',
-        'actorType',
-        'actorId',
-        'action',
-        'target',
-        'clientAddress',
-        'method',
-        'path',
-        'status',
-        'decision',
-        'reason',
-        'latencyMs',
-        'bytesIn',
-        'bytesOut',
-      ] as const
-    ).map((field) => rows.map((row) => row[field])),
+    // The content fields in the INSERT's column order; `detail` (the last) as JSON text.
+    ...CONTENT_FIELDS.filter((field) => field !== 'detail').map((field) => rows.map((row) => row[field])),
     rows.map((row) => JSON.stringify(row.detail)),
     rows.map(() => noHash),
     rows.map(() => noHash),

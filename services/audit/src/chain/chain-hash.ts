@@ -23,7 +23,7 @@ export type ChainContent = Omit<AuditRecord, 'seq' | 'hash'>;
 const HEX_HASH = /^[0-9a-f]{64}$/;
 
 /** The fields of ChainContent, listed so that a record's extra fields (seq, hash) never slip in. */
-const CONTENT_FIELDS = [
+export const CONTENT_FIELDS = [
   'eventId',
   'kind',
   'source',

@@ -15,7 +15,7 @@
  */
 import type { AuditEvent } from '@pag/contracts';
 import type { ChainContent } from '../chain/chain-hash.ts';
-import { canonicalContent } from '../chain/chain-hash.ts';
+import { CONTENT_FIELDS, canonicalContent } from '../chain/chain-hash.ts';
 import { recordContent } from '../chain/record-content.ts';
 import type { StorableEvent } from '../chain/storable-event.ts';
 import { checkAuditEvent } from '../chain/storable-event.ts';
@@ -104,32 +104,12 @@ function firstOfEachId(events: readonly StorableEvent[]): StorableEvent[] {
   });
 }
 
+/** The content fields as audit.records spells them (snake case: `eventId` → `event_id`), once. */
+const COLUMNS = CONTENT_FIELDS.map(
+  (field) => [field, field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] as const,
+);
+
 /** A row's columns, keyed as audit.records names them (append_batch reads them with jsonb_populate_record). */
 function columnsOf(content: ChainContent): Record<string, unknown> {
-  return {
-    event_id: content.eventId,
-    kind: content.kind,
-    source: content.source,
-    request_id: content.requestId,
-    time: content.time,
-    recorded_at: content.recordedAt,
-    account_id: content.accountId,
-    client_id: content.clientId,
-    agent_id: content.agentId,
-    token_kind: content.tokenKind,
-    actor_type: content.actorType,
-    actor_id: content.actorId,
-    action: content.action,
-    target: content.target,
-    client_address: content.clientAddress,
-    method: content.method,
-    path: content.path,
-    status: content.status,
-    decision: content.decision,
-    reason: content.reason,
-    latency_ms: content.latencyMs,
-    bytes_in: content.bytesIn,
-    bytes_out: content.bytesOut,
-    detail: content.detail,
-  };
+  return Object.fromEntries(COLUMNS.map(([field, column]) => [column, content[field]]));
 }
