@@ -6,6 +6,7 @@ import {
   AuditSubjects,
   AuthSubjects,
   auditSubject,
+  BrainOwnerSubjects,
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
@@ -17,12 +18,16 @@ import {
 const requestSubjects = {
   auth: AuthSubjects,
   gateway: GatewaySubjects,
-  brain: BrainSubjects,
+  brain: { ...BrainSubjects, ...prefixKeys('owner', BrainOwnerSubjects) },
   proxy: ProxySubjects,
   trigger: TriggerSubjects,
   audit: AuditSubjects,
 };
 const TOKEN = '[a-z][a-z0-9-]*';
+
+function prefixKeys(prefix: string, subjects: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(subjects).map(([key, value]) => [`${prefix}.${key}`, value]));
+}
 
 describe('NATS subjects', () => {
   test('request subjects are <service>.<resource>.<verb> of their own service, all distinct', () => {

@@ -17,6 +17,9 @@
  * | brain.chat.send                | request | gateway → brain     | POST /api/v1/brain/chat           |
  * | brain.personas.list            | request | gateway → brain     | GET  /api/v1/personas             |
  * | brain.identity.get             | request | gateway → brain     | GET  /api/v1/identity             |
+ * | brain.memory.delete            | request | gateway → brain     | DELETE /api/v1/memory/:id         |
+ * | brain.conversations.get        | request | gateway → brain     | GET  /api/v1/brain/conversations/:id |
+ * | brain.owner-<part>.<verb>      | request | auth → brain        | the dashboard's personas, knowledge, identity, memory, provider |
  * | proxy.services.list            | request | gateway → proxy     | GET  /api/v1/services (and context)|
  * | proxy.vault-tokens.list        | request | gateway → proxy     | GET  /api/v1/vault/tokens         |
  * | proxy.connectors.list          | request | gateway → proxy     | GET  /api/v1/connectors           |
@@ -36,6 +39,7 @@ import {
   AuditEndpoints,
   AuthEndpoints,
   BrainEndpoints,
+  BrainOwnerEndpoints,
   EndpointList,
   GatewayEndpoints,
   ProxyEndpoints,
@@ -49,6 +53,7 @@ export { AUDIT_SOURCES, NATS_USERS, QueueGroups } from './bus-users.ts';
 export const AuthSubjects = subjectsOf(AuthEndpoints);
 export const GatewaySubjects = subjectsOf(GatewayEndpoints);
 export const BrainSubjects = subjectsOf(BrainEndpoints);
+export const BrainOwnerSubjects = subjectsOf(BrainOwnerEndpoints);
 export const ProxySubjects = subjectsOf(ProxyEndpoints);
 export const TriggerSubjects = subjectsOf(TriggerEndpoints);
 export const AuditSubjects = subjectsOf(AuditEndpoints);

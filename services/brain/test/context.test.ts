@@ -37,6 +37,7 @@ describe('brain.context.get', () => {
         summary: null,
       },
       memory: [],
+      memoryCount: 0,
     });
   });
 
@@ -95,6 +96,7 @@ describe('brain.context.get', () => {
       persona: null,
       user: { name: 'tenant.b', email: 'tenant.b@example.com', timezone: null, locale: null, summary: null },
       memory: [],
+      memoryCount: 0,
     });
   });
 

@@ -38,6 +38,7 @@ describe('brain.knowledge.list', () => {
     expect(KnowledgeBaseSchema.parse(reply)).toEqual(reply);
     expect(reply.documents.map((d) => d.id)).toEqual([newer, older]);
     expect(reply.documents[1]).toEqual({
+      createdAt: expect.any(String),
       id: older,
       title: 'Preferences',
       kind: 'preferences',
@@ -47,14 +48,17 @@ describe('brain.knowledge.list', () => {
   });
 
   test('an account without documents gets an empty list', async () => {
-    expect(await list({ accountId: t.auth.addAccount('empty@example.com') })).toEqual({ documents: [] });
+    expect(await list({ accountId: t.auth.addAccount('empty@example.com') })).toEqual({
+      documents: [],
+      nextCursor: null,
+    });
   });
 
   test("account B never lists account A's documents", async () => {
     const a = t.auth.addAccount('kb.a@example.com');
     const b = t.auth.addAccount('kb.b@example.com');
     await addDocument(t.db, a, { title: 'A only', kind: 'identity', content: 'secret' });
-    expect(await list({ accountId: b })).toEqual({ documents: [] });
+    expect(await list({ accountId: b })).toEqual({ documents: [], nextCursor: null });
   });
 
   test('a token without the knowledge scope is refused even if the sender skipped the check', async () => {

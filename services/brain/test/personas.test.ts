@@ -46,12 +46,16 @@ describe('brain.personas.list', () => {
     expect(active(await list(accountId, 'ag_other'))).toEqual([]);
   });
 
-  test('an account has at most one default persona and one per agent', async () => {
+  test("a name is taken once per account; an agent's persona is one of its own account's", async () => {
     const accountId = t.auth.addAccount('unique@example.com');
-    await addPersona(t.db, accountId, { name: 'First default' });
-    await expect(addPersona(t.db, accountId, { name: 'Second default' })).rejects.toThrow();
-    await addPersona(t.db, accountId, { name: 'Agent', agentId: 'ag_x' });
-    await expect(addPersona(t.db, accountId, { name: 'Agent again', agentId: 'ag_x' })).rejects.toThrow();
+    const other = t.auth.addAccount('unique.other@example.com');
+    await addPersona(t.db, accountId, { name: 'Same' });
+    await expect(addPersona(t.db, accountId, { name: 'Same' })).rejects.toThrow();
+    const foreign = await addPersona(t.db, other, { name: 'Foreign' });
+    await expect(
+      t.db.personaAssignment.create({ data: { accountId, agentId: 'ag_x', personaId: foreign } }),
+    ).rejects.toThrow();
+    await expect(t.db.personaDefault.create({ data: { accountId, personaId: foreign } })).rejects.toThrow();
   });
 
   test("account B never lists account A's personas, even with the same agent id", async () => {

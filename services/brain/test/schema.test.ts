@@ -10,9 +10,9 @@ describeSchemaChecks({
   database: brainDatabase,
   schemaFile: new URL('../prisma/schema.prisma', import.meta.url),
   breakingEdit: {
-    from: 'agentId     String?  @map("agent_id")',
-    to: 'agentId     String   @map("agent_id")',
-    reported: 'brain.personas.agent_id: nullable in the database, NOT NULL in the model',
+    from: 'agentId   String?               @map("agent_id")',
+    to: 'agentId   String                @map("agent_id")',
+    reported: 'brain.conversations.agent_id: nullable in the database, NOT NULL in the model',
   },
-  migrations: ['20261124000000_brain_init'],
+  migrations: ['20261124000000_brain_init', '20261124090000_brain_owner_chat'],
 });

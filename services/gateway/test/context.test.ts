@@ -35,9 +35,10 @@ const brainContext: BrainContext = {
     summary: null,
   },
   memory: [
-    { id: 'mem_2', content: 'Prefers mornings.', createdAt: '2026-11-02T09:00:00.000Z' },
-    { id: 'mem_1', content: 'Lives in Berlin.', createdAt: '2026-11-01T09:00:00.000Z' },
+    { id: 'mem_2', content: 'Prefers mornings.', agentId: 'agent_1', createdAt: '2026-11-02T09:00:00.000Z' },
+    { id: 'mem_1', content: 'Lives in Berlin.', agentId: null, createdAt: '2026-11-01T09:00:00.000Z' },
   ],
+  memoryCount: 2,
 };
 const services: ServiceList = {
   services: [

@@ -86,16 +86,18 @@ const Params = z.record(z.string(), z.string()).describe('Decoded path parameter
 const Query = z.record(z.string(), z.string());
 
 /**
- * The message of a dispatched route (DispatchRequest) with the route's own params and body: the
- * body is null for a route without one, exactly what the gateway sends.
+ * The message of a dispatched route (DispatchRequest) with the route's own params, query and body:
+ * the body is null for a route without one, exactly what the gateway sends. A query schema is
+ * strict where the route documents its parameters (an unknown one is a 400 naming it).
  */
 export function dispatchRequest<
   Body extends z.ZodType = z.ZodNull,
   P extends z.ZodType<Record<string, string>> = typeof Params,
->(parts: { body?: Body; params?: P } = {}) {
+  Q extends z.ZodType<Record<string, unknown>> = typeof Query,
+>(parts: { body?: Body; params?: P; query?: Q } = {}) {
   return z.object({
     params: (parts.params ?? Params) as P,
-    query: Query,
+    query: (parts.query ?? Query) as Q,
     body: (parts.body ?? z.null()) as Body,
   });
 }

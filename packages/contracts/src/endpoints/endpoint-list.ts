@@ -4,7 +4,7 @@
  * that the gateway dispatches over the bus takes its subject from here. A new bus endpoint is one
  * entry here, one handler file in the answering service, one test.
  *
- * Subjects without a handler yet (brain.chat.send, trigger.*) stay declared: the gateway then
+ * Subjects without a handler yet (trigger.*) stay declared: the gateway then
  * answers 503 naming the service, which is the truth.
  */
 import { z } from 'zod';
@@ -24,12 +24,36 @@ import {
   BrainContext,
   ChatReply,
   ChatRequest,
+  Conversation,
   Identity,
   KnowledgeBase,
+  KnowledgeDocument,
+  KnowledgeQuery,
+  MemoryDeleted,
   MemoryEntry,
   MemoryWriteRequest,
   PersonaList,
 } from '../schemas/brain.ts';
+import {
+  AccountItem,
+  AccountOnly,
+  Deleted,
+  IdentitySet,
+  KnowledgeSave,
+  MemoryClear,
+  MemoryCleared,
+  OwnerKnowledgeQuery,
+  OwnerMemoryPage,
+  OwnerMemoryQuery,
+  OwnerPersona,
+  OwnerPersonaList,
+  PersonaAssign,
+  PersonaAssigned,
+  PersonaSave,
+  ProviderSet,
+  ProviderSettings,
+} from '../schemas/brain-owner.ts';
+import { ResourceId } from '../schemas/common.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
 import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
 import type { AnyEndpoint } from './define-endpoint.ts';
@@ -107,13 +131,22 @@ export const BrainEndpoints = {
     request: dispatchRequest({ body: MemoryWriteRequest }),
     reply: MemoryEntry,
   }),
+  memoryDelete: defineEndpoint({
+    subject: 'brain.memory.delete',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'deleteMemory',
+    caller: 'account',
+    request: dispatchRequest({ params: z.object({ id: ResourceId }) }),
+    reply: MemoryDeleted,
+  }),
   knowledgeList: defineEndpoint({
     subject: 'brain.knowledge.list',
     from: 'gateway',
     to: 'brain',
     routeId: 'knowledgeBase',
     caller: 'account',
-    request: dispatchRequest(),
+    request: dispatchRequest({ query: KnowledgeQuery }),
     reply: KnowledgeBase,
   }),
   chatSend: defineEndpoint({
@@ -124,6 +157,15 @@ export const BrainEndpoints = {
     caller: 'account',
     request: dispatchRequest({ body: ChatRequest }),
     reply: ChatReply,
+  }),
+  conversationGet: defineEndpoint({
+    subject: 'brain.conversations.get',
+    from: 'gateway',
+    to: 'brain',
+    routeId: 'getConversation',
+    caller: 'account',
+    request: dispatchRequest({ params: z.object({ id: ResourceId }) }),
+    reply: Conversation,
   }),
   personasList: defineEndpoint({
     subject: 'brain.personas.list',
@@ -142,6 +184,127 @@ export const BrainEndpoints = {
     caller: 'account',
     request: dispatchRequest(),
     reply: Identity,
+  }),
+} as const;
+
+/**
+ * Answered by the brain for the owner: the dashboard (auth service) reads and changes the
+ * signed-in owner's personas, knowledge, identity, memory and language-model provider. Every
+ * message names the account; `pag` changes the same rows through the brain's stores directly.
+ */
+export const BrainOwnerEndpoints = {
+  personasList: defineEndpoint({
+    subject: 'brain.owner-personas.list',
+    from: 'auth',
+    to: 'brain',
+    request: AccountOnly,
+    reply: OwnerPersonaList,
+  }),
+  personaSave: defineEndpoint({
+    subject: 'brain.owner-personas.save',
+    from: 'auth',
+    to: 'brain',
+    request: PersonaSave,
+    reply: OwnerPersona,
+  }),
+  personaDelete: defineEndpoint({
+    subject: 'brain.owner-personas.delete',
+    from: 'auth',
+    to: 'brain',
+    request: AccountItem,
+    reply: Deleted,
+  }),
+  personaAssign: defineEndpoint({
+    subject: 'brain.owner-personas.assign',
+    from: 'auth',
+    to: 'brain',
+    request: PersonaAssign,
+    reply: PersonaAssigned,
+  }),
+  knowledgeList: defineEndpoint({
+    subject: 'brain.owner-knowledge.list',
+    from: 'auth',
+    to: 'brain',
+    request: OwnerKnowledgeQuery,
+    reply: KnowledgeBase,
+  }),
+  knowledgeGet: defineEndpoint({
+    subject: 'brain.owner-knowledge.get',
+    from: 'auth',
+    to: 'brain',
+    request: AccountItem,
+    reply: KnowledgeDocument,
+  }),
+  knowledgeSave: defineEndpoint({
+    subject: 'brain.owner-knowledge.save',
+    from: 'auth',
+    to: 'brain',
+    request: KnowledgeSave,
+    reply: KnowledgeDocument,
+  }),
+  knowledgeDelete: defineEndpoint({
+    subject: 'brain.owner-knowledge.delete',
+    from: 'auth',
+    to: 'brain',
+    request: AccountItem,
+    reply: Deleted,
+  }),
+  identityGet: defineEndpoint({
+    subject: 'brain.owner-identity.get',
+    from: 'auth',
+    to: 'brain',
+    request: AccountOnly,
+    reply: Identity,
+  }),
+  identitySet: defineEndpoint({
+    subject: 'brain.owner-identity.set',
+    from: 'auth',
+    to: 'brain',
+    request: IdentitySet,
+    reply: Identity,
+  }),
+  memoryList: defineEndpoint({
+    subject: 'brain.owner-memory.list',
+    from: 'auth',
+    to: 'brain',
+    request: OwnerMemoryQuery,
+    reply: OwnerMemoryPage,
+  }),
+  memoryDelete: defineEndpoint({
+    subject: 'brain.owner-memory.delete',
+    from: 'auth',
+    to: 'brain',
+    request: AccountItem,
+    reply: Deleted,
+  }),
+  memoryClear: defineEndpoint({
+    subject: 'brain.owner-memory.clear',
+    from: 'auth',
+    to: 'brain',
+    request: MemoryClear,
+    reply: MemoryCleared,
+  }),
+  providerGet: defineEndpoint({
+    subject: 'brain.owner-provider.get',
+    from: 'auth',
+    to: 'brain',
+    request: AccountOnly,
+    reply: ProviderSettings,
+  }),
+  providerSet: defineEndpoint({
+    subject: 'brain.owner-provider.set',
+    from: 'auth',
+    to: 'brain',
+    request: ProviderSet,
+    reply: ProviderSettings,
+  }),
+  /** Removes the owner's own provider: the deployment's applies again. */
+  providerClear: defineEndpoint({
+    subject: 'brain.owner-provider.clear',
+    from: 'auth',
+    to: 'brain',
+    request: AccountOnly,
+    reply: ProviderSettings,
   }),
 } as const;
 
@@ -225,6 +388,7 @@ export const EndpointList: readonly AnyEndpoint[] = [
   ...Object.values(AuthEndpoints),
   ...Object.values(GatewayEndpoints),
   ...Object.values(BrainEndpoints),
+  ...Object.values(BrainOwnerEndpoints),
   ...Object.values(ProxyEndpoints),
   ...Object.values(TriggerEndpoints),
   ...Object.values(AuditEndpoints),

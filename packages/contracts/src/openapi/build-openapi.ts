@@ -4,6 +4,7 @@
  * the serverUrl argument (PUBLIC_URL), never from a request.
  */
 
+import { z } from 'zod';
 import { AGENT_CONDUCT_RULE, API_PREFIX } from '../api.ts';
 import { documentedScope } from '../routes/match-route.ts';
 import { compilePath } from '../routes/route-path.ts';
@@ -84,7 +85,8 @@ function parameters(route: RouteDefinition): JsonObject[] {
       ...(route.paramPatterns[name] ? { pattern: route.paramPatterns[name].source } : {}),
     },
   }));
-  if (compiled.wildcard === null) return named;
+  const query = queryParameters(route);
+  if (compiled.wildcard === null) return [...named, ...query];
   const rest = {
     name: compiled.wildcard,
     in: 'path',
@@ -93,7 +95,26 @@ function parameters(route: RouteDefinition): JsonObject[] {
       'The rest of the path, forwarded as is; may contain slashes and be empty. Its first segment names the resource for sub-scopes.',
     schema: { type: 'string' },
   };
-  return [...named, rest];
+  return [...named, rest, ...query];
+}
+
+/** The route's query parameters, each with the JSON Schema and description of its property. */
+function queryParameters(route: RouteDefinition): JsonObject[] {
+  if (route.query === null) return [];
+  const schema = z.toJSONSchema(route.query, { target: 'draft-2020-12', io: 'input' }) as JsonObject & {
+    properties?: Record<string, JsonObject>;
+    required?: string[];
+  };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+    };
+  });
 }
 
 function describe(route: RouteDefinition, scope: string | null): string {

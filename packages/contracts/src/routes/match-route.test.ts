@@ -11,6 +11,8 @@ const examples: Record<string, string> = {
   tokenCapabilities: '/api/v1/tokens/me/capabilities',
   gatewayContext: '/api/v1/gateway/context',
   writeMemory: '/api/v1/memory',
+  deleteMemory: '/api/v1/memory/mem_123',
+  getConversation: '/api/v1/brain/conversations/conv_123',
   knowledgeBase: '/api/v1/brain/knowledge-base',
   chat: '/api/v1/brain/chat',
   listPersonas: '/api/v1/personas',

@@ -40,6 +40,11 @@ export interface RouteDefinition {
   /** Plans allowed to call it; null: every plan. */
   readonly plan: readonly Plan[] | null;
   readonly requestBody: z.ZodType | null;
+  /**
+   * The query parameters the route reads (an object schema whose properties are optional
+   * strings or coerced numbers); null: it reads none. The endpoint validates the same schema.
+   */
+  readonly query: z.ZodObject | null;
   /** Schema of the success body; null when the body is not ours (proxied) or not JSON. */
   readonly response: z.ZodType | null;
   readonly successStatus: 200 | 201 | 202;
@@ -65,6 +70,7 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     access: 'method',
     plan: null,
     requestBody: null,
+    query: null,
     response: null,
     successStatus: 200,
     contentType: 'application/json',

@@ -10,6 +10,16 @@ import { ConnectedService } from './proxy.ts';
 
 export const MEMORY_MAX_BYTES = 64 * 1024;
 export const CHAT_MESSAGE_MAX_BYTES = 16 * 1024;
+/** A knowledge document's markdown (typed or uploaded), at most 256 KiB of UTF-8. */
+export const KNOWLEDGE_MAX_BYTES = 256 * 1024;
+/** Listing pages (knowledge base, memory, conversations): the default and the most per page. */
+export const BRAIN_PAGE_DEFAULT = 20;
+export const BRAIN_PAGE_MAX = 100;
+/**
+ * Chat replies may take a language model a while: the gateway waits this long for the brain
+ * (instead of DISPATCH_TIMEOUT_MS); the brain's provider timeout stays below it.
+ */
+export const CHAT_ROUTE_TIMEOUT_MS = 120_000;
 /** The context carries at most this many memory entries, the newest; older ones stay stored. */
 export const CONTEXT_MEMORY_MAX = 200;
 
@@ -24,22 +34,85 @@ export const MemoryWriteRequest = z
 export type MemoryWriteRequest = z.infer<typeof MemoryWriteRequest>;
 
 export const MemoryEntry = z
-  .object({ id: ResourceId, content: z.string(), createdAt: Timestamp })
+  .object({
+    id: ResourceId,
+    content: z.string(),
+    agentId: z.string().nullable().describe('The agent that wrote it; null for a token without an agent.'),
+    createdAt: Timestamp,
+  })
   .describe('A memory entry as written and as listed in the context.');
 export type MemoryEntry = z.infer<typeof MemoryEntry>;
+
+export const MemoryDeleted = z
+  .object({ id: ResourceId, deleted: z.literal(true) })
+  .describe('The memory entry is gone (an agent deletes only entries it wrote).');
+export type MemoryDeleted = z.infer<typeof MemoryDeleted>;
+
+/**
+ * The kinds the dashboard and `pag knowledge add` offer; a document may also carry another label
+ * of the owner's (KnowledgeKind): lowercase letters, digits and "-", at most 40.
+ */
+export const KNOWLEDGE_KINDS = [
+  'identity',
+  'preferences',
+  'skills',
+  'projects',
+  'contacts',
+  'other',
+] as const;
+export const KnowledgeKind = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{0,39}$/,
+    'A lowercase label: letters, digits and "-", starting with a letter, at most 40.',
+  )
+  .describe(`One of ${KNOWLEDGE_KINDS.join(', ')}, or another lowercase label of the owner's.`);
 
 export const KnowledgeDocument = z
   .object({
     id: ResourceId,
     title: z.string(),
-    kind: z.string().describe('identity, preferences, skills or another label the owner chose.'),
+    kind: z.string().describe(`${KNOWLEDGE_KINDS.join(', ')} or another label the owner chose.`),
     content: z.string().describe('Markdown.'),
+    createdAt: Timestamp,
     updatedAt: Timestamp,
+    rank: z
+      .number()
+      .optional()
+      .describe('With ?q=: how well the document matches (PostgreSQL ts_rank_cd; higher is better).'),
+    highlight: z
+      .string()
+      .optional()
+      .describe('With ?q=: the best-matching passage, matched words between « and » (ts_headline).'),
   })
   .describe('A document of the owner’s knowledge base (fields: our decision).');
+export type KnowledgeDocument = z.infer<typeof KnowledgeDocument>;
 
-export const KnowledgeBase = z.object({ documents: z.array(KnowledgeDocument) });
+export const KnowledgeBase = z
+  .object({
+    documents: z.array(KnowledgeDocument),
+    nextCursor: z.string().nullable().describe('Pass as ?cursor= for the next page; null on the last page.'),
+  })
+  .describe(
+    `The owner's documents, most recently updated first, or with ?q= the best matches first; ?limit= 1..${BRAIN_PAGE_MAX} (default ${BRAIN_PAGE_DEFAULT}).`,
+  );
 export type KnowledgeBase = z.infer<typeof KnowledgeBase>;
+
+/** GET /api/v1/brain/knowledge-base?q=&limit=&cursor= (all optional). */
+export const KnowledgeQuery = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Full-text search (PostgreSQL, English stemming).'),
+    limit: z.coerce.number().int().min(1).max(BRAIN_PAGE_MAX).optional(),
+    cursor: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+export type KnowledgeQuery = z.infer<typeof KnowledgeQuery>;
 
 const ConversationId = ResourceId.describe('Continue this conversation; omit to start a new one.').meta({
   examples: ['conv_8fK2mZ1q'],
@@ -56,10 +129,56 @@ export const ChatRequest = z
   .describe('A chat message; the agent’s persona instructions are applied automatically.');
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
+export const ChatSources = z
+  .object({
+    knowledge: z.array(ResourceId).describe('Ids of the knowledge documents the reply drew on.'),
+    memory: z.array(ResourceId).describe('Ids of the memory entries the reply drew on.'),
+  })
+  .describe('What was retrieved from the owner’s data and given to the model (or quoted offline).');
+export type ChatSources = z.infer<typeof ChatSources>;
+
+export const ChatUsage = z
+  .object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) })
+  .describe('Tokens the provider counted; null when it reports none (and for the offline brain).');
+export type ChatUsage = z.infer<typeof ChatUsage>;
+
 export const ChatReply = z
-  .object({ conversationId: ResourceId, reply: z.string().describe('Markdown.'), createdAt: Timestamp })
+  .object({
+    conversationId: ResourceId.describe('Send it back as conversationId to continue.'),
+    reply: z.string().describe('Markdown.'),
+    model: z
+      .string()
+      .describe(
+        'The model that answered, as the provider named it; "offline" for the built-in offline brain.',
+      ),
+    provider: z
+      .enum(['openai-compatible', 'offline'])
+      .describe('Who answered: a configured OpenAI-compatible provider, or the built-in offline brain.'),
+    sources: ChatSources,
+    usage: ChatUsage.nullable(),
+    createdAt: Timestamp,
+  })
   .describe('The brain’s reply (shape: our decision).');
 export type ChatReply = z.infer<typeof ChatReply>;
+
+export const ConversationMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  model: z.string().nullable().describe('For a reply: the model that wrote it.'),
+  sources: ChatSources.nullable().describe('For a reply: what it drew on.'),
+  createdAt: Timestamp,
+});
+export type ConversationMessage = z.infer<typeof ConversationMessage>;
+
+export const Conversation = z
+  .object({
+    id: ResourceId,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    messages: z.array(ConversationMessage).describe('Oldest first.'),
+  })
+  .describe('A conversation with the brain; only the agent that started it may read or continue it.');
+export type Conversation = z.infer<typeof Conversation>;
 
 export const Persona = z
   .object({
@@ -115,6 +234,14 @@ export const GatewayContext = z
       .describe(
         `Long-term memory, newest first, at most the newest ${CONTEXT_MEMORY_MAX} entries; null only when unavailable.`,
       ),
+    memoryCount: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe(
+        'How many memory entries the owner has in all (memory holds the newest); null only when unavailable.',
+      ),
     services: z
       .array(ConnectedService)
       .nullable()
@@ -129,7 +256,12 @@ export type GatewayContext = z.infer<typeof GatewayContext>;
 
 /** The brain's reply on brain.context.get: its parts of the gateway context for the calling agent. */
 export const BrainContext = z
-  .object({ persona: Persona.nullable(), user: Identity, memory: z.array(MemoryEntry) })
+  .object({
+    persona: Persona.nullable(),
+    user: Identity,
+    memory: z.array(MemoryEntry),
+    memoryCount: z.number().int().min(0).describe('All of the owner’s memory entries.'),
+  })
   .describe(
     `Persona of the calling agent (from the pag-agent-id header), owner identity, memory (newest first, at most ${CONTEXT_MEMORY_MAX}).`,
   );

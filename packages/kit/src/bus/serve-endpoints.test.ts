@@ -29,18 +29,29 @@ const knowledge = handle(BrainEndpoints.knowledgeList, (caller, _input, _deps: D
       title: caller.accountId,
       kind: 'notes',
       content: caller.scopes.join(' '),
+      createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     },
   ],
+  nextCursor: null,
 }));
 const memory = handle(BrainEndpoints.memoryCreate, (caller, { body }, deps: Deps) => {
   deps.notes.push(body.content);
   caller.logger.info({ memoryId: 'mem_1' }, 'memory written');
-  return { id: 'mem_1', content: body.content, createdAt: '2026-01-01T00:00:00.000Z' };
+  return {
+    id: 'mem_1',
+    content: body.content,
+    agentId: caller.agentId,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
 });
 const chat = handle(BrainEndpoints.chatSend, (_caller, { body }, _deps: Deps) => ({
   conversationId: 'conv_1',
   reply: body.message,
+  model: 'offline',
+  provider: 'offline' as const,
+  sources: { knowledge: [], memory: [] },
+  usage: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 }));
 const handlers: EndpointHandler<AnyEndpoint, Deps>[] = [knowledge, memory, chat];
@@ -92,6 +103,7 @@ describe('serveEndpoints: the caller', () => {
   test('a bearer route answers for the account in the headers, with its scopes', async () => {
     expect(await ask(BrainEndpoints.knowledgeList.subject, empty)).toEqual({
       documents: [expect.objectContaining({ title: account, content: 'knowledge' })],
+      nextCursor: null,
     });
   });
 

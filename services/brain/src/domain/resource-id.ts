@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const ID_PREFIXES = { memory: 'mem', persona: 'per', document: 'doc' } as const;
+export const ID_PREFIXES = {
+  memory: 'mem',
+  persona: 'per',
+  document: 'doc',
+  conversation: 'conv',
+  message: 'msg',
+} as const;
 
 export function newId(kind: keyof typeof ID_PREFIXES): string {
   return `${ID_PREFIXES[kind]}_${randomBytes(16).toString('base64url')}`;

@@ -15,8 +15,14 @@ export class KnowledgeStore {
     const rows = await this.#prisma.knowledgeDocument.findMany({
       where: { accountId },
       orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
-      select: { id: true, title: true, kind: true, content: true, updatedAt: true },
+      select: { id: true, title: true, kind: true, content: true, createdAt: true, updatedAt: true },
     });
-    return { documents: rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() })) };
+    const documents = rows.map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    }));
+    // Paging and ?q= arrive with the chat helper's knowledge-base work (issue 12).
+    return { documents, nextCursor: null };
   }
 }

@@ -17,7 +17,7 @@ export class MemoryStore {
   async write(accountId: string, agentId: string | null, content: string): Promise<MemoryEntry> {
     const row = await this.#prisma.memoryEntry.create({
       data: { id: newId('memory'), accountId, agentId, content },
-      select: { id: true, content: true, createdAt: true },
+      select: { id: true, content: true, agentId: true, createdAt: true },
     });
     return toEntry(row);
   }
@@ -28,12 +28,19 @@ export class MemoryStore {
       where: { accountId },
       orderBy: { seq: 'desc' },
       take: limit,
-      select: { id: true, content: true, createdAt: true },
+      select: { id: true, content: true, agentId: true, createdAt: true },
     });
     return rows.map(toEntry);
   }
+
+  /** Every entry of the account, counted by the memory_counts triggers (no scan of the entries). */
+  async count(accountId: string): Promise<number> {
+    const [row] = await this.#prisma.$queryRaw<{ n: bigint | null }[]>`
+      SELECT sum(n)::bigint AS n FROM brain.memory_counts WHERE account_id = ${accountId}::uuid`;
+    return Number(row?.n ?? 0n);
+  }
 }
 
-function toEntry(row: { id: string; content: string; createdAt: Date }): MemoryEntry {
-  return { id: row.id, content: row.content, createdAt: row.createdAt.toISOString() };
+function toEntry(row: { id: string; content: string; agentId: string | null; createdAt: Date }): MemoryEntry {
+  return { id: row.id, content: row.content, agentId: row.agentId, createdAt: row.createdAt.toISOString() };
 }

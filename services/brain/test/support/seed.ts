@@ -19,9 +19,17 @@ export async function addPersona(
       name: fields.name,
       description: fields.description ?? null,
       soulContent: fields.soulContent ?? `You are ${fields.name}.`,
-      agentId: fields.agentId ?? null,
     },
   });
+  // agentId null: the default (replacing any); an agent: that agent's own persona.
+  const agentId = fields.agentId ?? null;
+  if (agentId === null)
+    await db.personaDefault.upsert({
+      where: { accountId },
+      create: { accountId, personaId: row.id },
+      update: { personaId: row.id },
+    });
+  else await db.personaAssignment.create({ data: { accountId, agentId, personaId: row.id } });
   return row.id;
 }
 

@@ -154,6 +154,8 @@ function assemble(
     persona: brainPart('persona'),
     user: brainPart('user'),
     memory: brainPart('memory'),
+    // The count travels with the memory part: it is there exactly when the memory is.
+    memoryCount: readable.has('memory') && brain?.ok === true ? brain.value.memoryCount : null,
     services: pick('services', 'proxy', proxy)?.services ?? null,
     endpoints: endpointsForScopes(identity.scopes),
     unavailable,
