@@ -1,6 +1,7 @@
 /**
- * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices and
- * /dashboard/audit, each from its own file, all behind requireOwner (signed-in owner, account on
+ * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices,
+ * /dashboard/audit and the brain's pages (/dashboard/personas, /knowledge, /identity, /memory,
+ * /brain: asked of the brain service over the bus, brain-source.ts), each from its own file, all behind requireOwner (signed-in owner, account on
  * ctx.state.owner) and the page guard (security headers, error pages). Every POST must come from our own origin
  * (same-origin.ts) and carry the CSRF token bound to the owner's session (csrf.ts).
  */
@@ -11,7 +12,12 @@ import { registerAuditRoutes } from './audit-routes.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { registerDeviceRoutes } from './devices-routes.ts';
 import { registerHandshakeRoutes } from './handshakes-routes.ts';
+import { registerIdentityRoutes } from './identity-routes.ts';
+import { registerKnowledgeRoutes } from './knowledge-routes.ts';
+import { registerMemoryRoutes } from './memory-routes.ts';
 import { requireOwner } from './owner-context.ts';
+import { registerPersonaRoutes } from './personas-routes.ts';
+import { registerProviderRoutes } from './provider-routes.ts';
 import { registerTokenRoutes } from './tokens-routes.ts';
 
 export function createDashboardRouter(deps: DashboardDeps): Router {
@@ -24,5 +30,10 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   registerHandshakeRoutes(router, deps);
   registerDeviceRoutes(router, deps);
   registerAuditRoutes(router, deps);
+  registerPersonaRoutes(router, deps);
+  registerKnowledgeRoutes(router, deps);
+  registerIdentityRoutes(router, deps);
+  registerMemoryRoutes(router, deps);
+  registerProviderRoutes(router, deps);
   return router;
 }

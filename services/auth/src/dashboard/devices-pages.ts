@@ -4,6 +4,7 @@
  * revoke). Plain HTML forms, every field labelled, no script.
  */
 
+import type { OwnerPersona } from '@pag/contracts';
 import { groupedFingerprint } from '../devices/device-keys.ts';
 import { deviceStatus } from '../devices/device-status.ts';
 import { csrfField } from '../interactions/csrf.ts';
@@ -12,6 +13,7 @@ import type { DeviceRecord } from '../store/device-store.ts';
 import type { ApproveFormValues } from './devices-form.ts';
 import { DEFAULT_APPROVE_FORM, DEVICE_SCOPE_CHOICES } from './devices-form.ts';
 import { dashboardPage } from './layout.ts';
+import { approvalPersonaField } from './persona-choice.ts';
 
 export interface DevicesPageOwner {
   email: string;
@@ -111,7 +113,12 @@ ${claimForm(owner.csrf, userCode, error)}`,
   });
 }
 
-function approveForm(device: DeviceRecord, csrf: string, values: ApproveFormValues): SafeHtml {
+function approveForm(
+  device: DeviceRecord,
+  csrf: string,
+  values: ApproveFormValues,
+  personas: readonly OwnerPersona[] | null,
+): SafeHtml {
   const boxes = DEVICE_SCOPE_CHOICES.map(
     (choice) =>
       html`<label for="${choice.field}"><input type="checkbox" id="${choice.field}" name="${choice.field}" value="on"${
@@ -128,6 +135,7 @@ ${csrfField(csrf)}
 <input id="daily" name="daily" inputmode="numeric" value="${values.daily}">
 <label for="monthly">Monthly request limit (empty: none)</label>
 <input id="monthly" name="monthly" inputmode="numeric" value="${values.monthly}">
+${approvalPersonaField('persona', personas)}
 <button type="submit">Approve ${device.name}</button>
 </form>`;
 }
@@ -137,15 +145,26 @@ export interface DevicePageInput {
   device: DeviceRecord;
   form?: ApproveFormValues;
   error?: string | undefined;
+  /** The owner's personas for the approval's choice; null: the brain did not answer. */
+  personas?: readonly OwnerPersona[] | null;
+  /** Why the persona chosen at approval was not set (the approval stands). */
+  personaNote?: string | undefined;
 }
 
-export function devicePage({ owner, device, form = DEFAULT_APPROVE_FORM, error }: DevicePageInput): string {
+export function devicePage({
+  owner,
+  device,
+  form = DEFAULT_APPROVE_FORM,
+  error,
+  personas = [],
+  personaNote,
+}: DevicePageInput): string {
   const status = deviceStatus(device);
   const decisions =
     status === 'pending'
       ? html`<h2>Decide</h2>
 <p>Approve only if this fingerprint matches the one the device shows.</p>
-${approveForm(device, owner.csrf, form)}
+${approveForm(device, owner.csrf, form, personas)}
 ${action(device, 'deny', 'Deny', owner.csrf)}`
       : status === 'approved'
         ? html`<h2>Revoke</h2>
@@ -158,6 +177,7 @@ ${action(device, 'revoke', 'Revoke', owner.csrf)}`
     email: owner.email,
     csrf: owner.csrf,
     body: html`${errorBox(error)}
+${errorBox(personaNote)}
 <dl>
 <dt>Status</dt><dd>${status}</dd>
 <dt>Key fingerprint (SHA-256)</dt><dd>${fingerprint(device)}</dd>

@@ -2,13 +2,15 @@
  * /dashboard/devices: the owner's devices (pending, approved, denied, revoked, with fingerprints),
  * the claim form (/dashboard/devices/claim, the claim URL a device prints, `?user_code=` fills
  * it), one device's page, and its decisions: approve (scopes from the catalogue, `read` by
- * default, optional limits), deny, revoke. Every POST checks the CSRF token and ends in a 303 to
+ * default, optional limits, an optional persona: persona-choice.ts; if it cannot be set the
+ * approval stands and the page says so), deny, revoke. Every POST checks the CSRF token and ends in a 303 to
  * the device's page; every store call names the signed-in owner, so another owner's device is
  * "not found" (404 page).
  */
 import type { Router } from '@koa/router';
 import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
+import { deviceStatus } from '../devices/device-status.ts';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
 import { ownerRequest } from '../interactions/owner-request.ts';
@@ -17,6 +19,11 @@ import type { DashboardDeps } from './dashboard-deps.ts';
 import { approvalOf, readApproveForm } from './devices-form.ts';
 import { claimPage, devicePage, devicesListPage } from './devices-pages.ts';
 import { ownerOf } from './owner-context.ts';
+import { assignChosenPersona, PERSONA_FIELD, personaChoices } from './persona-choice.ts';
+
+/** Shown after an approval whose chosen persona could not be set (the reason is in the log). */
+const PERSONA_NOT_SET =
+  'The device was approved, but its persona was not set (the brain did not answer or refused). It follows your default persona; choose another on Tokens and agents.';
 
 function deviceIdOf(ctx: Context): string {
   return (ctx.params as Record<string, string | undefined>).deviceId ?? '';
@@ -59,22 +66,31 @@ export function registerDeviceRoutes(router: Router, deps: DashboardDeps): void 
 
   router.get('/devices/:deviceId', async (ctx) => {
     const owner = ownerOf(ctx);
-    sendPage(ctx, 200, devicePage({ owner, device: await devices.get(owner.id, deviceIdOf(ctx)) }));
+    const device = await devices.get(owner.id, deviceIdOf(ctx));
+    const personas = deviceStatus(device) === 'pending' ? await personaChoices(deps, ctx) : [];
+    const personaNote = ctx.query.persona === 'unset' ? PERSONA_NOT_SET : undefined;
+    sendPage(ctx, 200, devicePage({ owner, device, personas, personaNote }));
   });
 
   router.post('/devices/:deviceId/approve', formBody, async (ctx) => {
     const owner = ownerOf(ctx);
     const id = deviceIdOf(ctx);
-    const values = readApproveForm(postedForm(ctx));
+    const form = postedForm(ctx);
+    const values = readApproveForm(form);
+    let agentId: string;
     try {
       const { agent } = await devices.approve(owner.id, id, approvalOf(values), ownerRequest(ctx));
       logger.info({ accountId: owner.id, deviceId: id, agentId: agent.id }, 'device approved');
-      seeOther(ctx, `/dashboard/devices/${id}`);
+      agentId = agent.id;
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'INVALID_REQUEST') throw error;
       const device = await devices.get(owner.id, id);
-      sendPage(ctx, 400, devicePage({ owner, device, form: values, error: error.message }));
+      const personas = await personaChoices(deps, ctx);
+      sendPage(ctx, 400, devicePage({ owner, device, form: values, error: error.message, personas }));
+      return;
     }
+    const unset = await assignChosenPersona(deps, ctx, agentId, form[PERSONA_FIELD] ?? '');
+    seeOther(ctx, `/dashboard/devices/${id}${unset === null ? '' : '?persona=unset'}`);
   });
 
   // Deny (a pending device) and revoke (an approved one): both final, both back to the device's page.

@@ -4,6 +4,7 @@
  * scopes and sets limits and the expiry (90 days ahead unless changed), a deny button), the decided ones below, the page that shows a new token once, and the
  * claim form. Plain HTML, every field labelled, no script.
  */
+import type { OwnerPersona } from '@pag/contracts';
 import { describeScope } from '@pag/contracts';
 import {
   defaultHandshakeExpiry,
@@ -17,6 +18,7 @@ import type { Agent, IssuedToken } from '../store/agent-store.ts';
 import type { HandshakeRecord } from '../store/handshake-store.ts';
 import { dashboardPage } from './layout.ts';
 import type { OwnerState } from './owner-context.ts';
+import { approvalPersonaField } from './persona-choice.ts';
 
 const CURRENT = '/dashboard/handshakes';
 
@@ -46,9 +48,16 @@ export interface QueueInput {
   error?: { handshakeId: string; message: string } | undefined;
   /** Today: the expiry field starts HANDSHAKE_TOKEN_DAYS from it. */
   now: Date;
+  /** The owner's personas for the approval's choice; null: the brain did not answer. */
+  personas: readonly OwnerPersona[] | null;
 }
 
-function approveForm(record: HandshakeRecord, csrf: string, now: Date): SafeHtml {
+function approveForm(
+  record: HandshakeRecord,
+  csrf: string,
+  now: Date,
+  personas: readonly OwnerPersona[] | null,
+): SafeHtml {
   const id = record.id;
   const expires = defaultHandshakeExpiry(now).toISOString().slice(0, 10);
   const boxes = record.requestedScopes.map(
@@ -68,6 +77,7 @@ ${boxes}
 <label for="expires-${id}">Expires on</label>
 <input id="expires-${id}" name="expires" type="date" value="${expires}" aria-describedby="expires-hint-${id}">
 <p id="expires-hint-${id}" class="note">The token works through that day (UTC), then stops; empty: ${HANDSHAKE_TOKEN_DAYS} days from now.</p>
+${approvalPersonaField(`persona-${id}`, personas)}
 <button type="submit">Approve and create a token</button>
 </form>
 <form method="post" action="/dashboard/handshakes/${id}/deny">
@@ -89,7 +99,7 @@ ${input.error?.handshakeId === record.id ? errorBox(input.error.message) : ''}
 <blockquote>${record.message}</blockquote>
 <p>It asks for:</p>
 ${scopeList(record.requestedScopes)}
-${approveForm(record, input.owner.csrf, input.now)}
+${approveForm(record, input.owner.csrf, input.now, input.personas)}
 </section>`,
   )}`;
 }
@@ -143,9 +153,11 @@ export interface TokenPageInput {
   record: HandshakeRecord;
   agent: Agent;
   token: IssuedToken;
+  /** Why the persona chosen at approval was not set (the approval stands). */
+  personaNote?: string | null | undefined;
 }
 
-export function tokenPage({ owner, record, agent, token }: TokenPageInput): string {
+export function tokenPage({ owner, record, agent, token, personaNote }: TokenPageInput): string {
   const limit = (value: number | null, period: 'day' | 'month') =>
     value === null
       ? `no ${period === 'day' ? 'daily' : 'monthly'} limit`
@@ -156,6 +168,7 @@ export function tokenPage({ owner, record, agent, token }: TokenPageInput): stri
     email: owner.email,
     csrf: owner.csrf,
     body: html`<p class="ok" role="status">Approved. Agent <code>${agent.id}</code> was created.</p>
+${personaNote ? html`<p class="error" role="alert">${personaNote}</p>` : html``}
 <p>Give this token to the agent. <strong>It is shown only this once</strong>; it is stored only as a hash.</p>
 <p class="secret" id="token" aria-label="The new token">${token.value}</p>
 <p>The agent sends it as <code>Authorization: Bearer &lt;token&gt;</code>. It grants:</p>

@@ -3,8 +3,9 @@
  *
  * - GET  /handshakes                  the queue and the decided ones (this owner's only)
  * - POST /handshakes/:id/approve      ticked scopes (requested ones only), optional daily/monthly
- *                                     limits, expiry date (empty: 90 days) → 201 page showing the
- *                                     new token once
+ *                                     limits, expiry date (empty: 90 days), optional persona
+ *                                     (persona-choice.ts) → 201 page showing the new token once
+ *                                     (and, if the persona could not be set, saying so)
  * - POST /handshakes/:id/deny         → 303 back to the queue
  * - GET  /handshakes/claim?code=…     the claim form, pre-filled from the link the agent showed
  * - POST /handshakes/claim            makes an unassigned request this owner's → 303 to the queue
@@ -25,6 +26,7 @@ import type { DashboardDeps } from './dashboard-deps.ts';
 import { claimPage, queuePage, scopeField, tokenPage } from './handshakes-pages.ts';
 import type { OwnerState } from './owner-context.ts';
 import { ownerOf } from './owner-context.ts';
+import { assignChosenPersona, PERSONA_FIELD, personaChoices } from './persona-choice.ts';
 import { endOfDay } from './tokens-form.ts';
 
 /** An optional limit field: empty is no limit; otherwise a whole number (createAgent checks the range). */
@@ -54,7 +56,8 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
       handshakes.pending(owner.id),
       handshakes.decided(owner.id),
     ]);
-    sendPage(ctx, status, queuePage({ owner, pending, decided, now: new Date(), ...extra }));
+    const personas = pending.length === 0 ? [] : await personaChoices(deps, ctx);
+    sendPage(ctx, status, queuePage({ owner, pending, decided, now: new Date(), personas, ...extra }));
   };
 
   router.get('/handshakes', async (ctx) => {
@@ -99,7 +102,8 @@ export function registerHandshakeRoutes(router: Router, deps: DashboardDeps): vo
       };
       const { agent, token } = await handshakes.approve(owner.id, id, approval, ownerRequest(ctx));
       logger.info({ accountId: owner.id, handshakeId: id, agentId: agent.id }, 'handshake approved');
-      sendPage(ctx, 201, tokenPage({ owner, record, agent, token }));
+      const personaNote = await assignChosenPersona(deps, ctx, agent.id, form[PERSONA_FIELD] ?? '');
+      sendPage(ctx, 201, tokenPage({ owner, record, agent, token, personaNote }));
     } catch (error) {
       if (!(error instanceof AppError && (error.code === 'INVALID_REQUEST' || error.code === 'CONFLICT')))
         throw error;

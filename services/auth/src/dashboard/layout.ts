@@ -10,6 +10,11 @@ export const DASHBOARD_SECTIONS = [
   { path: '/dashboard/tokens', label: 'Tokens and agents' },
   { path: '/dashboard/handshakes', label: 'Handshakes' },
   { path: '/dashboard/devices', label: 'Devices' },
+  { path: '/dashboard/personas', label: 'Personas' },
+  { path: '/dashboard/knowledge', label: 'Knowledge' },
+  { path: '/dashboard/identity', label: 'Identity' },
+  { path: '/dashboard/memory', label: 'Memory' },
+  { path: '/dashboard/brain', label: 'Language model' },
   { path: '/dashboard/audit', label: 'Audit log' },
 ] as const;
 

@@ -1,9 +1,9 @@
 /**
  * /dashboard/tokens as HTML: the new token (once, right after it was made), the create form with
  * every scope's meaning, and the table of the owner's agents of every kind with their limits,
- * usage, status and a revoke button. Plain HTML, every field labelled, no script.
+ * usage, status, the persona each follows (a select) and a revoke button. Plain HTML, every field labelled, no script.
  */
-import type { AgentUsage } from '@pag/contracts';
+import type { AgentUsage, OwnerPersona } from '@pag/contracts';
 import { ScopeCatalogue } from '@pag/contracts';
 import { csrfField } from '../interactions/csrf.ts';
 import type { SafeHtml } from '../interactions/html.ts';
@@ -11,6 +11,7 @@ import { errorBox, html } from '../interactions/html.ts';
 import type { Agent, IssuedToken } from '../store/agent-store.ts';
 import { dashboardPage } from './layout.ts';
 import type { OwnerState } from './owner-context.ts';
+import { assignedPersonas, personaSelect } from './persona-choice.ts';
 import type { TokenFormValues } from './tokens-form.ts';
 import { SCOPE_CHOICES } from './tokens-form.ts';
 
@@ -26,6 +27,10 @@ export interface TokensPageInput {
   /** A confirmation, e.g. of a revocation. */
   notice?: string | undefined;
   now: Date;
+  /** Why a persona choice failed. */
+  personaError?: string | undefined;
+  /** The owner's personas, to choose each agent's; null: the brain did not answer. */
+  personas: readonly OwnerPersona[] | null;
 }
 
 const KIND_LABELS: Record<Agent['kind'], string> = {
@@ -139,7 +144,17 @@ function lastUsedCell(usage: AgentUsage | undefined, known: boolean): SafeHtml {
   return usage.lastUsedAt ? when(new Date(usage.lastUsedAt)) : html`never`;
 }
 
-function agentRow(agent: Agent, input: TokensPageInput): SafeHtml {
+function personaCell(agent: Agent, input: TokensPageInput, assigned: ReadonlyMap<string, string>): SafeHtml {
+  if (agent.status !== 'active') return html``;
+  if (input.personas === null) return html`<span class="note">unavailable</span>`;
+  return html`<form method="post" action="/dashboard/tokens/${encodeURIComponent(agent.id)}/persona" class="inline">
+${csrfField(input.owner.csrf)}
+${personaSelect({ id: `persona-${agent.id}`, personas: input.personas, selected: assigned.get(agent.id) ?? '', label: `Persona of ${agent.name}` })}
+<button type="submit" aria-label="Set the persona of ${agent.name}">Set</button>
+</form>`;
+}
+
+function agentRow(agent: Agent, input: TokensPageInput, assigned: ReadonlyMap<string, string>): SafeHtml {
   const known = input.usage !== null;
   const usage = input.usage?.get(agent.clientId);
   const revoke =
@@ -157,6 +172,7 @@ ${csrfField(input.owner.csrf)}
 <td>${statusCell(agent, input.now)}</td>
 <td>${when(agent.createdAt)}</td>
 <td>${lastUsedCell(usage, known)}</td>
+<td>${personaCell(agent, input, assigned)}</td>
 <td>${revoke}</td>
 </tr>`;
 }
@@ -168,11 +184,16 @@ function agentTable(input: TokensPageInput): SafeHtml {
     input.usage === null
       ? html`<p class="note" role="status">Usage unavailable: the gateway did not answer. Limits still apply.</p>`
       : html``;
-  return html`${unavailable}<table>
+  const personasUnavailable =
+    input.personas === null
+      ? html`<p class="note" role="status">Personas unavailable: the brain did not answer.</p>`
+      : html``;
+  const assigned = assignedPersonas(input.personas);
+  return html`${unavailable}${personasUnavailable}<table>
 <caption class="note">Every agent that holds or held your tokens, newest first. Revoking is final and immediate.</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Usage against limits</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="note">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Usage against limits</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Persona</th><th scope="col"><span class="note">Action</span></th></tr></thead>
 <tbody>
-${input.agents.map((agent) => agentRow(agent, input))}
+${input.agents.map((agent) => agentRow(agent, input, assigned))}
 </tbody>
 </table>`;
 }
@@ -186,6 +207,7 @@ export function tokensPage(input: TokensPageInput): string {
     csrf: owner.csrf,
     body: html`${input.created ? createdBox(input.created) : html``}
 ${input.notice ? html`<p class="ok" role="status">${input.notice}</p>` : html``}
+${errorBox(input.personaError)}
 ${createForm(owner.csrf, input.form, input.error)}
 <section aria-labelledby="agents-title">
 <h2 id="agents-title">Your agents</h2>

@@ -9,25 +9,32 @@
  *   never in a URL, a cookie or a log line; only its keyed hash rests in the database;
  * - a mistake in the form re-renders it with the message (role=alert) and what was typed, 400;
  * - revocation is final and immediate (AgentStore.revoke evicts every gateway cache), then a 303;
- * - no gateway to tell the usage: the page says "usage unavailable" and works.
+ * - no gateway to tell the usage: the page says "usage unavailable" and works;
+ * - each active agent's persona is chosen on its row (persona-choice.ts: personaAssign with the
+ *   agent's id, the gateway's pag-agent-id); no brain answering: "personas unavailable", and a
+ *   choice posted meanwhile is a 503 page saying the brain is unavailable.
  */
 import type { Router } from '@koa/router';
-import { AppError, MessageHeaders } from '@pag/contracts';
+import { AppError, BrainOwnerEndpoints, MessageHeaders } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
 import { formBody, formFields } from '../interactions/form-body.ts';
 import { ownerRequest } from '../interactions/owner-request.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
+import { brainSource, isShownRefusal } from './brain-source.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { ownerOf } from './owner-context.ts';
+import { PERSONA_FIELD, personaChoices } from './persona-choice.ts';
 import { EMPTY_TOKEN_FORM, readTokenForm, tokenRequest } from './tokens-form.ts';
 import type { TokensPageInput } from './tokens-pages.ts';
 import { tokensPage } from './tokens-pages.ts';
 import { agentUsage } from './tokens-usage.ts';
 
-type PageExtras = Pick<TokensPageInput, 'form' | 'error' | 'created'> & {
+type PageExtras = Pick<TokensPageInput, 'form' | 'error' | 'created' | 'personaError'> & {
   /** An agent just revoked (from the 303's query): confirmed if it is one of the owner's. */
   revokedId?: string | undefined;
+  /** An agent whose persona was just set (from the 303's query). */
+  personaSetId?: string | undefined;
 };
 
 export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
@@ -45,15 +52,25 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
       },
       list,
     );
-    const { revokedId, ...shown } = extras;
+    const personas = await personaChoices(deps, ctx);
+    const { revokedId, personaSetId, ...shown } = extras;
     const revoked = list.find((agent) => agent.id === revokedId && agent.status === 'revoked');
-    const notice = revoked && `Revoked “${revoked.name}”: its tokens no longer work.`;
-    sendPage(ctx, status, tokensPage({ owner, agents: list, usage, now: new Date(), notice, ...shown }));
+    const personaSet = list.find((agent) => agent.id === personaSetId);
+    const notice =
+      (revoked && `Revoked “${revoked.name}”: its tokens no longer work.`) ||
+      (personaSet && `Set the persona of “${personaSet.name}”.`) ||
+      undefined;
+    sendPage(
+      ctx,
+      status,
+      tokensPage({ owner, agents: list, usage, now: new Date(), notice, personas, ...shown }),
+    );
   }
 
   router.get('/tokens', async (ctx) => {
     const revokedId = typeof ctx.query.revoked === 'string' ? ctx.query.revoked : undefined;
-    await render(ctx, 200, { form: EMPTY_TOKEN_FORM, revokedId });
+    const personaSetId = typeof ctx.query.persona === 'string' ? ctx.query.persona : undefined;
+    await render(ctx, 200, { form: EMPTY_TOKEN_FORM, revokedId, personaSetId });
   });
 
   router.post('/tokens', formBody, async (ctx) => {
@@ -84,5 +101,28 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
     const agent = await agents.revoke(owner.id, ctx.params.agentId ?? '', ownerRequest(ctx));
     deps.logger.info({ accountId: owner.id, agentId: agent.id }, 'agent revoked on the dashboard');
     seeOther(ctx, `/dashboard/tokens?revoked=${encodeURIComponent(agent.id)}`);
+  });
+
+  router.post('/tokens/:agentId/persona', formBody, async (ctx) => {
+    const fields = formFields(ctx);
+    checkCsrf(ctx, fields);
+    const owner = ownerOf(ctx);
+    // The owner's agent, by the id the gateway sends as pag-agent-id; another's is "not found".
+    const agent = (await agents.list(owner.id)).find((item) => item.id === ctx.params.agentId);
+    if (agent === undefined || agent.status !== 'active')
+      throw new AppError('NOT_FOUND', 'There is no such active agent of yours.');
+    const personaId = fields[PERSONA_FIELD] ?? '';
+    const brain = brainSource(deps, ctx);
+    try {
+      await brain.ask(BrainOwnerEndpoints.personaAssign, {
+        agentId: agent.id,
+        personaId: personaId === '' ? null : personaId,
+      });
+      await brain.recordEdit({ action: 'persona.assign', target: personaId || null, agentId: agent.id });
+    } catch (error) {
+      if (!isShownRefusal(error) && !(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+      return render(ctx, error.status, { form: EMPTY_TOKEN_FORM, personaError: error.message });
+    }
+    seeOther(ctx, `/dashboard/tokens?persona=${encodeURIComponent(agent.id)}`);
   });
 }

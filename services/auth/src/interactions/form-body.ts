@@ -1,5 +1,6 @@
 /**
- * Reads the urlencoded body of our forms: only that content type, at most 16 KB, every field a
+ * Reads the urlencoded body of our forms: only that content type, at most 16 KB (the brain's
+ * editors more, formBodyOf), every field a
  * single string (a repeated or missing field reads as absent, never as an array), every value
  * text PostgreSQL can store: a NUL character (%00) in any field is a 400 INVALID_TEXT naming the
  * field, before any handler looks an account, agent or handshake up with it. (Malformed UTF-8
@@ -9,18 +10,27 @@ import { bodyParser } from '@koa/bodyparser';
 import { AppError, unstorableReason } from '@pag/contracts';
 import type { Context, Middleware } from 'koa';
 
-export const formBody: Middleware = bodyParser({
-  enableTypes: ['form'],
-  formLimit: '16kb',
-  onError: (error) => {
-    if ((error as { status?: unknown }).status === 413) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'The form is larger than 16 KB.', { cause: error });
-    }
-    throw new AppError('INVALID_REQUEST', 'The form could not be read. Go back and submit it again.', {
-      cause: error,
-    });
-  },
-});
+/**
+ * The body parser of forms up to `kib` KiB (as sent: percent-encoded). formBody is the 16 KB of
+ * every ordinary form; the brain's editors (a persona's instructions, a knowledge document) take
+ * more, sized from their contracts' limits.
+ */
+export function formBodyOf(kib: number): Middleware {
+  return bodyParser({
+    enableTypes: ['form'],
+    formLimit: `${kib}kb`,
+    onError: (error) => {
+      if ((error as { status?: unknown }).status === 413) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `The form is larger than ${kib} KB.`, { cause: error });
+      }
+      throw new AppError('INVALID_REQUEST', 'The form could not be read. Go back and submit it again.', {
+        cause: error,
+      });
+    },
+  });
+}
+
+export const formBody: Middleware = formBodyOf(16);
 
 export function formFields(ctx: Context): Record<string, string> {
   if (!ctx.is('application/x-www-form-urlencoded')) {

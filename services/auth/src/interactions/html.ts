@@ -69,6 +69,10 @@ form.inline button{margin-top:0}
 table{border-collapse:collapse;width:100%;margin-top:1rem}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 fieldset{border:1px solid #ddd;margin-top:1rem}
+textarea,select{display:block;width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;margin-top:.25rem}
+textarea{font-family:ui-monospace,monospace}
+mark{background:#fff3a0}
+.pre{white-space:pre-wrap}
 input[type=checkbox],input[type=radio]{display:inline;width:auto;margin-right:.5rem}
 .secret{font-family:monospace;word-break:break-all;background:#fff8d6;padding:.75rem;border:1px solid #e0c200}
 .ok{border-left:4px solid #1b7f3b;padding:.5rem 1rem;background:#e9f7ee}

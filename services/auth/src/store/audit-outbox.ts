@@ -77,6 +77,14 @@ export class AuditOutbox {
     }
   }
 
+  /**
+   * Writes an event of its own, for a decision whose change lives in another service (an owner's
+   * edit of the brain on the dashboard): written once that service confirmed the change.
+   */
+  async record(decision: Decision): Promise<void> {
+    await recordDecision(this.#db, decision);
+  }
+
   /** The events waiting, oldest first (operators and tests). */
   async waiting(): Promise<ActionAuditEvent[]> {
     const rows = await this.#db.auditOutbox.findMany({ orderBy: [{ createdAt: 'asc' }, { eventId: 'asc' }] });
