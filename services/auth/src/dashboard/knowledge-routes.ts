@@ -77,7 +77,8 @@ export function registerKnowledgeRoutes(router: Router, deps: DashboardDeps): vo
     } catch (error) {
       if (!isShownRefusal(error)) throw error;
       listError ??= error.message;
-      status = Math.max(status, error.status);
+      // A refusal of what was posted keeps its status; the list missing besides is said on the page.
+      if (status < 400) status = error.status;
     }
     const page = knowledgePage({
       owner: ownerOf(ctx),

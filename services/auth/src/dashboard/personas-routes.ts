@@ -80,7 +80,8 @@ export function registerPersonaRoutes(router: Router, deps: DashboardDeps): void
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE')) throw error;
       listError ??= error.message;
-      status = Math.max(status, 503);
+      // A refusal of what was posted keeps its status; the list missing besides is said on the page.
+      if (status < 400) status = error.status;
     }
     const saved = personas?.find((persona) => persona.id === extras.savedId);
     const page = personasPage({

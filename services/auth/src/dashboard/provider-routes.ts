@@ -42,7 +42,8 @@ export function registerProviderRoutes(router: Router, deps: DashboardDeps): voi
     } catch (failure) {
       if (!isShownRefusal(failure)) throw failure;
       error ??= failure.message;
-      status = Math.max(status, failure.status);
+      // A refusal of what was posted keeps its status; the settings missing besides are said on the page.
+      if (status < 400) status = failure.status;
     }
     const own = settings?.source === 'owner';
     const form = extras.form ?? {
