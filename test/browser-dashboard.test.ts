@@ -4,7 +4,8 @@
  * starts it: sign up, create a token on /dashboard/tokens, call the API with it, revoke it on
  * the dashboard, and see the API refuse it. Then, with JavaScript on, an OAuth authorization with
  * response_mode=form_post: the auto-submitting page runs under its CSP and posts the code to the
- * client. See docs/adr/0014-browser-tests-with-debian-chromium.md.
+ * client. Last, the brain's pages: a persona and a knowledge document written on the dashboard
+ * reach an agent's context and knowledge base. See docs/adr/0014-browser-tests-with-debian-chromium.md.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -150,5 +151,72 @@ test('response_mode=form_post: the page runs its script under its CSP and posts 
   } finally {
     await context.close();
     client.close();
+  }
+}, 60_000);
+
+test('the owner writes a persona and a knowledge document on the dashboard, and the agent sees both', async () => {
+  if (browser === undefined || stack === undefined) throw new Error('not started');
+  const owner = { email: 'brain-browser@example.test', password: 'a brain-filling password' };
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: stack.url });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  try {
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await page.getByLabel('Repeat the password').fill(owner.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/dashboard/tokens');
+    await page.getByLabel('Name', { exact: true }).fill('Reader');
+    await page.getByLabel('knowledge', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.locator('#new-token').textContent()) ?? '';
+
+    await page.getByRole('link', { name: 'Personas' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Butler');
+    await page
+      .getByLabel('Instructions (soul_content, markdown)')
+      .fill('# Butler\n\nFormal, brief, discreet.');
+    await page.getByLabel(/Make it the default/).check();
+    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.waitForURL('**/dashboard/personas?saved=*');
+    expect(await page.getByText('Saved “Butler”.').isVisible()).toBe(true);
+
+    await page.getByRole('link', { name: 'Knowledge' }).click();
+    await page.locator('#title').fill('Wine cellar');
+    await page.locator('#kind').selectOption('preferences');
+    await page.getByLabel('Content (markdown)').fill('Serve the 2015 Rioja with lamb.');
+    await page.getByRole('button', { name: 'Add document' }).click();
+    await page.waitForURL('**/dashboard/knowledge?saved=1');
+    await page.getByLabel('Search').fill('rioja');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await page.locator('mark').first().textContent()).toBe('Rioja');
+
+    const agentContext = await fetch(`${stack.url}/api/v1/gateway/context`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(agentContext.status).toBe(200);
+    const { persona } = (await agentContext.json()) as { persona: { name: string; soul_content: string } };
+    expect(persona).toMatchObject({ name: 'Butler', soul_content: '# Butler\n\nFormal, brief, discreet.' });
+    const knowledge = await fetch(`${stack.url}/api/v1/brain/knowledge-base`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(knowledge.status).toBe(200);
+    const { documents } = (await knowledge.json()) as {
+      documents: { title: string; kind: string; content: string }[];
+    };
+    expect(documents).toEqual([
+      expect.objectContaining({
+        title: 'Wine cellar',
+        kind: 'preferences',
+        content: 'Serve the 2015 Rioja with lamb.',
+      }),
+    ]);
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
   }
 }, 60_000);
