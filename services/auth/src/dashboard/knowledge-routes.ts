@@ -123,6 +123,7 @@ export function registerKnowledgeRoutes(router: Router, deps: DashboardDeps): vo
     }
   });
 
+  // Before /knowledge/:id, which the path matches too: the router runs the first match.
   router.post('/knowledge/upload', async (ctx) => {
     const { fields, file } = await readUpload(ctx);
     checkCsrf(ctx, fields);
