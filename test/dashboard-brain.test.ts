@@ -1,14 +1,15 @@
 /**
  * The owner fills the brain on the dashboard, against the stack as a user starts it (gateway,
  * auth, brain, audit; the pages ask the brain over the bus), and the agents see it through the
- * API: personas (created, edited, made default, chosen on an agent's row and at handshake
- * approval, so the agent's context carries it), knowledge (typed, uploaded, searched), identity,
- * memory (each entry with the agent that wrote it, deleted one by one or per agent), the owner's
+ * API: personas (created, edited, made default, chosen on an agent's row and at the approval of
+ * a handshake and of a device, so the agent's context carries it), knowledge (typed, uploaded,
+ * searched), identity, memory (each entry with the agent that wrote it, deleted one by one or per agent), the owner's
  * language model. Mistakes come back with what was typed; another owner reaches none of it by id;
  * every change is an owner action in the audit log, without its content.
  */
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { GatewayContext, KnowledgeBase } from '@pag/contracts';
+import type { DeviceRegistered, GatewayContext, KnowledgeBase } from '@pag/contracts';
 import type { Page, StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, signUp, startStackProcess } from '@pag/testkit';
 
@@ -149,6 +150,49 @@ describe('personas', () => {
     const token = /id="token" aria-label="The new token">([^<]+)</.exec(approved.html)?.[1] ?? '';
     const { persona } = await contextOf(token);
     expect(persona).toMatchObject({ id: tutorId, name: 'Tutor' });
+  });
+
+  test('chosen at device approval: the device’s context carries it', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const registered = await fetch(`${stack.url}/api/v1/agentic/asc/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ publicKey: publicKey.export({ format: 'jwk' }).x, deviceName: 'study lamp' }),
+    });
+    expect(registered.status).toBe(201);
+    const device = (await registered.json()) as DeviceRegistered;
+    const page = await alice.submit(await alice.open(device.claimUrl), {}, '/dashboard/devices/claim');
+    expect(page.html).toContain(`<option value="${tutorId}">Tutor</option>`);
+    const approved = await post(alice, `/dashboard/devices/${device.deviceId}/approve`, {
+      'scope-read': 'on',
+      persona: tutorId,
+    });
+    expect(approved.status).toBe(303);
+    expect(approved.location).toBe(`/dashboard/devices/${device.deviceId}`);
+    // The device's own token (RFC 7523 assertion), as the device gets it.
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: device.deviceId,
+      sub: device.deviceId,
+      aud: `${stack.url}/oauth/token`,
+      iat: now,
+      exp: now + 60,
+      jti: randomUUID(),
+    };
+    const input = `${b64({ alg: 'EdDSA', typ: 'JWT' })}.${b64(claims)}`;
+    const granted = await fetch(`${stack.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion: `${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`,
+        client_id: device.deviceId,
+      }),
+    });
+    expect(granted.status).toBe(200);
+    const { access_token: token } = (await granted.json()) as { access_token: string };
+    expect((await contextOf(token)).persona).toMatchObject({ id: tutorId, name: 'Tutor' });
   });
 
   test('edit, make default, and deleting the default is refused plainly', async () => {
