@@ -5,8 +5,10 @@
  * refused, and an approval that chose a persona stands, saying the persona was not set.
  * (With a real brain: test/dashboard-brain.test.ts.)
  */
+
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { HandshakeCreated } from '@pag/contracts';
+import type { DeviceRegistered, HandshakeCreated } from '@pag/contracts';
 import { AuthSubjects, KNOWLEDGE_MAX_BYTES, MessageHeaders } from '@pag/contracts';
 import { Browser, csrfOf, signUp } from '@pag/testkit';
 import type { TestAuth } from './support/start-test-auth.ts';
@@ -234,5 +236,31 @@ describe('approvals without a brain', () => {
     expect(response.status).toBe(201);
     expect(html).toContain('id="token"');
     expect(alertOf(html)).toContain('Its persona was not set: Your brain is unavailable right now');
+  });
+
+  test('a device approved with a persona chosen stands, and its page says the persona was not set', async () => {
+    const device = await t.bus.request<DeviceRegistered>(
+      AuthSubjects.deviceRegister,
+      {
+        params: {},
+        query: {},
+        body: {
+          publicKey: generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x,
+          deviceName: 'lamp',
+        },
+      },
+      { timeoutMs: 10_000, headers: { [MessageHeaders.clientAddress]: '192.0.2.78' } },
+    );
+    const claimed = await browser.submit(await browser.open(device.claimUrl), {}, '/dashboard/devices/claim');
+    expect(claimed.html).toContain('Personas are unavailable right now');
+    const approved = await browser.post(`/dashboard/devices/${device.deviceId}/approve`, {
+      _csrf: csrf,
+      'scope-read': 'on',
+      persona: 'persona_chosen',
+    });
+    expect(approved.status).toBe(303);
+    const page = await browser.open(approved.headers.get('location') ?? '');
+    expect(page.html).toMatch(/<dd>approved<\/dd>/);
+    expect(alertOf(page.html)).toContain('The device was approved, but its persona was not set');
   });
 });
