@@ -19,7 +19,7 @@ import type { KnowledgeBase } from '@pag/contracts';
 import { AppError, BRAIN_PAGE_DEFAULT, BrainOwnerEndpoints, KNOWLEDGE_MAX_BYTES } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
-import { formBodyOf, formFields } from '../interactions/form-body.ts';
+import { formBody, formBodyOf, formFields } from '../interactions/form-body.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import { queryField, typedText } from './brain-pages.ts';
 import { brainSource, isShownRefusal } from './brain-source.ts';
@@ -179,7 +179,7 @@ export function registerKnowledgeRoutes(router: Router, deps: DashboardDeps): vo
     sendPage(ctx, 200, knowledgeDeletePage(ownerOf(ctx), document));
   });
 
-  router.post('/knowledge/:id/delete', knowledgeFormBody, async (ctx) => {
+  router.post('/knowledge/:id/delete', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const brain = brainSource(deps, ctx);
     const id = idOf(ctx);

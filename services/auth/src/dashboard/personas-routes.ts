@@ -19,7 +19,7 @@ import type { OwnerPersona } from '@pag/contracts';
 import { AppError, BrainOwnerEndpoints, SOUL_CONTENT_MAX_BYTES } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
-import { formBodyOf, formFields } from '../interactions/form-body.ts';
+import { formBody, formBodyOf, formFields } from '../interactions/form-body.ts';
 import { seeOther, sendPage } from '../interactions/page-security.ts';
 import { queryField, typedText } from './brain-pages.ts';
 import { brainSource, isShownRefusal } from './brain-source.ts';
@@ -163,7 +163,7 @@ export function registerPersonaRoutes(router: Router, deps: DashboardDeps): void
     }
   });
 
-  router.post('/personas/:id/default', personaFormBody, async (ctx) => {
+  router.post('/personas/:id/default', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const brain = brainSource(deps, ctx);
     try {
@@ -189,7 +189,7 @@ export function registerPersonaRoutes(router: Router, deps: DashboardDeps): void
     );
   });
 
-  router.post('/personas/:id/delete', personaFormBody, async (ctx) => {
+  router.post('/personas/:id/delete', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const brain = brainSource(deps, ctx);
     try {

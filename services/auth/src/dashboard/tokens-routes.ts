@@ -43,16 +43,19 @@ export function registerTokenRoutes(router: Router, deps: DashboardDeps): void {
   async function render(ctx: Context, status: number, extras: PageExtras): Promise<void> {
     const owner = ownerOf(ctx);
     const list = await agents.list(owner.id);
-    const usage = await agentUsage(
-      {
-        bus: deps.bus,
-        logger: deps.logger,
-        accountId: owner.id,
-        requestId: ctx.get(MessageHeaders.requestId) || undefined,
-      },
-      list,
-    );
-    const personas = await personaChoices(deps, ctx);
+    // Usage (the gateway) and personas (the brain) are asked together; each may be unavailable.
+    const [usage, personas] = await Promise.all([
+      agentUsage(
+        {
+          bus: deps.bus,
+          logger: deps.logger,
+          accountId: owner.id,
+          requestId: ctx.get(MessageHeaders.requestId) || undefined,
+        },
+        list,
+      ),
+      personaChoices(deps, ctx),
+    ]);
     const { revokedId, personaSetId, ...shown } = extras;
     const revoked = list.find((agent) => agent.id === revokedId && agent.status === 'revoked');
     const personaSet = list.find((agent) => agent.id === personaSetId);
