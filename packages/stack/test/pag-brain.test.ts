@@ -233,3 +233,35 @@ describe('pag identity set', () => {
     expect((await context(ALICE)).user?.timezone).toBe('Europe/Berlin');
   });
 });
+
+describe('DELETE /api/v1/memory/:id through the gateway', () => {
+  test("an agent deletes its own entry; another owner's agent gets 404 with the usual error body", async () => {
+    const write = await fetch(`${stack.url}/api/v1/memory`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[ALICE]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Delete me later.' }),
+    });
+    expect(write.status).toBe(201);
+    const { id } = (await write.json()) as { id: string };
+    const remove = (owner: string) =>
+      fetch(`${stack.url}/api/v1/memory/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${tokens[owner]}` },
+      });
+    const foreign = await remove(BOB);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        hint: expect.any(String),
+        requestId: expect.any(String),
+      },
+    });
+    const own = await remove(ALICE);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({ id, deleted: true });
+    expect((await context(ALICE)).memory?.map((entry) => entry.id)).not.toContain(id);
+    expect((await remove(ALICE)).status).toBe(404);
+  });
+});
