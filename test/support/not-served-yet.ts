@@ -6,6 +6,7 @@
  */
 export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'brain.chat.send',
+  'brain.conversations.get',
   'trigger.triggers.create',
   'trigger.triggers.list',
   'trigger.triggers.run',

@@ -5,6 +5,8 @@
 import type { KnowledgeBase, KnowledgeDocument } from '@pag/contracts';
 import { newId } from '../domain/resource-id.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { KnowledgeHit, Page } from './search.ts';
+import { searchKnowledge } from './search.ts';
 
 /** A document's fields as the owner gives them. */
 export interface DocumentFields {
@@ -42,6 +44,11 @@ export class KnowledgeStore {
     }));
     // Paging and ?q= arrive with the chat helper's knowledge-base work (issue 12).
     return { documents, nextCursor: null };
+  }
+
+  /** The brain's one full-text search over the account's documents (search.ts), best first. */
+  async search(accountId: string, text: string, page: Page): Promise<KnowledgeHit[]> {
+    return searchKnowledge(this.#prisma, accountId, text, page);
   }
 
   async find(accountId: string, id: string): Promise<KnowledgeDocument | null> {
