@@ -265,3 +265,40 @@ describe('DELETE /api/v1/memory/:id through the gateway', () => {
     expect((await remove(ALICE)).status).toBe(404);
   });
 });
+
+describe('pag memory', () => {
+  test('list shows each entry with its agent, --q searches; remove and clear act on the owner’s own', async () => {
+    const write = async (owner: string, content: string) => {
+      const response = await fetch(`${stack.url}/api/v1/memory`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens[owner]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const first = await write(ALICE, 'Alice drinks green tea.');
+    await write(ALICE, 'Alice flies to Lisbon on Monday.');
+    const bobs = await write(BOB, 'Bob drinks tea too.');
+
+    const listed = await pag('memory', 'list', '--owner', ALICE);
+    expect(listed).toMatchObject({ code: 0, err: [] });
+    expect(listed.out.slice(0, 2).map((line) => line.split('  ')[2])).toEqual([agents[ALICE], agents[ALICE]]);
+    expect(listed.out[1]).toContain(first);
+    expect(listed.out.at(-1)).toBe(`2 shown, 2 memory entries of ${ALICE} in all`);
+    const found = await pag('memory', 'list', '--owner', ALICE, '--q', 'tea');
+    expect(found.out[0]).toContain('«tea»');
+    expect(found.out.join('\n')).not.toContain(bobs);
+
+    expect(await pag('memory', 'remove', '--owner', ALICE, '--id', bobs)).toMatchObject({
+      code: 2,
+      err: [expect.stringContaining(`no memory entry ${bobs}`)],
+    });
+    expect((await pag('memory', 'remove', '--owner', ALICE, '--id', first)).code).toBe(0);
+    const cleared = await pag('memory', 'clear', '--owner', ALICE, '--agent', agents[ALICE] ?? '');
+    expect(cleared.out).toEqual([`removed 1 memory entries of ${agents[ALICE]}`]);
+    expect((await context(ALICE)).memory).toEqual([]);
+    expect((await context(BOB)).memory?.map((entry) => entry.id)).toEqual([bobs]);
+    expect((await pag('memory', 'clear', '--owner', ALICE)).code).toBe(2);
+  });
+});

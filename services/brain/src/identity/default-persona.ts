@@ -3,7 +3,8 @@
  * process meets an account (its identity, context or personas are read), an account without a
  * default gets DEFAULT_PERSONA (PersonaStore.insertDefaultIfAbsent: race-safe across replicas).
  * A default is never removed once there (it cannot be deleted, only replaced), so each process
- * checks an account once; the set of accounts checked grows with the accounts served, 36 bytes each.
+ * checks an account once; the set of accounts checked grows with the accounts served (a UUID
+ * string each, about 100 bytes).
  */
 import { DEFAULT_PERSONA } from '../domain/default-persona.ts';
 import type { PersonaStore } from '../store/persona-store.ts';

@@ -9,6 +9,7 @@ import { handshakeCommands } from './handshake.ts';
 import { identityCommands } from './identity.ts';
 import { keysRotate } from './keys-rotate.ts';
 import { knowledgeCommands } from './knowledge.ts';
+import { memoryCommands } from './memory.ts';
 import { ownerCreate } from './owner-create.ts';
 import { personaCommands } from './persona.ts';
 import { tokenCommands } from './token.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   ...personaCommands,
   ...knowledgeCommands,
   ...identityCommands,
+  ...memoryCommands,
   auditList,
   auditVerify,
   keysRotate,
