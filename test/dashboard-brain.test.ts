@@ -7,7 +7,7 @@
  * language model. Mistakes come back with what was typed; another owner reaches none of it by id;
  * every change is an owner action in the audit log, without its content.
  */
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceRegistered, GatewayContext, KnowledgeBase } from '@pag/contracts';
 import type { Page, StackProcess } from '@pag/testkit';
@@ -22,7 +22,8 @@ let alice: Browser;
 let aliceCsrf: string;
 
 beforeAll(async () => {
-  stack = await startStackProcess();
+  // The key that seals owners' provider keys at rest (the brain refuses to store one without it).
+  stack = await startStackProcess({ env: { BRAIN_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
   alice = new Browser(stack.url);
   aliceCsrf = csrfOf((await signUp(alice, ALICE)).html);
 }, 90_000);
@@ -376,7 +377,10 @@ describe('the owner’s language model', () => {
     expect(page.html).not.toContain('sk-secret-never-shown');
     const removed = await post(alice, '/dashboard/brain/clear', {});
     expect(removed.status).toBe(303);
-    expect((await alice.open('/dashboard/brain')).html).not.toContain('Your own provider answers');
+    const after = await alice.open('/dashboard/brain');
+    expect(after.html).not.toContain('Your own provider answers');
+    // This stack configures no provider: the offline brain answers, and the page says so.
+    expect(after.html).toContain('No language model is configured');
   });
 });
 
