@@ -67,6 +67,7 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     persona: null,
     user: { name: 'alice', email: ALICE.email, timezone: null, locale: null, summary: null },
     memory: [],
+    memoryCount: 0,
     services: [],
     endpoints: endpointsForScopes(['read']),
     unavailable: [],
@@ -80,11 +81,13 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     expect(written.status).toBe(201);
   }
   // 4: newest first, with ids and times.
-  const { memory } = await contextOf(aliceToken);
+  const { memory, memoryCount } = await contextOf(aliceToken);
+  expect(memoryCount).toBe(2);
   expect(memory?.map((entry) => entry.content)).toEqual(['Lives in Berlin.', 'Prefers mornings.']);
   expect(memory?.[0]).toEqual({
     id: expect.stringMatching(/^mem_/),
     content: 'Lives in Berlin.',
+    agentId: expect.any(String),
     createdAt: expect.any(String),
   });
   // Bob's token (not counted against Alice's limit): his own empty memory.
