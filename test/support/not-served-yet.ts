@@ -6,6 +6,11 @@
  */
 export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'brain.chat.send',
+  'brain.conversations.get',
+  'brain.owner-knowledge.list',
+  'brain.owner-provider.clear',
+  'brain.owner-provider.get',
+  'brain.owner-provider.set',
   'trigger.triggers.create',
   'trigger.triggers.list',
   'trigger.triggers.run',

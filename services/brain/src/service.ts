@@ -10,6 +10,7 @@ import type { BrainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
 import { brainEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { DefaultPersona } from './identity/default-persona.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
 import { brainStores } from './store/brain-stores.ts';
 
@@ -29,15 +30,17 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
   });
   try {
     const stores = brainStores(prisma);
+    const defaultPersona = new DefaultPersona(stores.personas);
     const identity = new OwnerIdentity({
       bus,
       identities: stores.identities,
+      defaultPersona,
       authTimeoutMs: config.authTimeoutMs,
       logger,
     });
     const subscriptions = await serveEndpoints(
       bus,
-      { service: 'brain', deps: { stores, identity }, logger, metrics },
+      { service: 'brain', deps: { stores, identity, defaultPersona }, logger, metrics },
       brainEndpoints,
     );
     logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');

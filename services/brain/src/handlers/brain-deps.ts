@@ -1,8 +1,11 @@
 /** What the brain's handlers need, built once by service.ts. */
+import type { DefaultPersona } from '../identity/default-persona.ts';
 import type { OwnerIdentity } from '../identity/owner-identity.ts';
 import type { BrainStores } from '../store/brain-stores.ts';
 
 export interface BrainHandlerDeps {
   stores: BrainStores;
   identity: OwnerIdentity;
+  /** Gives an account met for the first time its default persona (before reading personas). */
+  defaultPersona: DefaultPersona;
 }

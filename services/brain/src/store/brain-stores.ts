@@ -5,11 +5,13 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
+import { MemoryAdminStore } from './memory-admin-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
 
 export interface BrainStores {
   memory: MemoryStore;
+  memoryAdmin: MemoryAdminStore;
   personas: PersonaStore;
   identities: IdentityStore;
   knowledge: KnowledgeStore;
@@ -18,6 +20,7 @@ export interface BrainStores {
 export function brainStores(prisma: PrismaClient): BrainStores {
   return {
     memory: new MemoryStore(prisma),
+    memoryAdmin: new MemoryAdminStore(prisma),
     personas: new PersonaStore(prisma),
     identities: new IdentityStore(prisma),
     knowledge: new KnowledgeStore(prisma),
