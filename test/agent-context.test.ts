@@ -88,7 +88,8 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     expect(written.status).toBe(201);
   }
   // 4: newest first, with ids and times.
-  const { memory } = await contextOf(aliceToken);
+  const { memory, memoryCount } = await contextOf(aliceToken);
+  expect(memoryCount).toBe(2);
   expect(memory?.map((entry) => entry.content)).toEqual(['Lives in Berlin.', 'Prefers mornings.']);
   expect(memory?.[0]).toEqual({
     id: expect.stringMatching(/^mem_/),

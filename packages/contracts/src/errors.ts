@@ -85,6 +85,10 @@ export const ErrorCatalogue = {
     hint: 'Wait until the time given in Retry-After; the owner can raise the limit.',
   },
   RATE_LIMITED: { status: 429, hint: 'Too many requests; wait for the time given in Retry-After.' },
+  CLIENT_CLOSED_REQUEST: {
+    status: 499,
+    hint: 'The caller went away before the answer was complete; nobody reads this answer.',
+  },
   INTERNAL_ERROR: { status: 500, hint: 'Retry later; quote the requestId if it persists.' },
   UPSTREAM_ERROR: { status: 502, hint: 'The connected service failed; retry later.' },
   SERVICE_UNAVAILABLE: { status: 503, hint: 'The service behind this endpoint is not running; retry later.' },

@@ -45,6 +45,7 @@ import {
   ProxyEndpoints,
   TriggerEndpoints,
 } from './endpoints/endpoint-list.ts';
+import { routeById } from './routes/route-table.ts';
 
 export type { AuditSource, NatsUser } from './bus-users.ts';
 export { AUDIT_SOURCES, NATS_USERS, QueueGroups } from './bus-users.ts';
@@ -94,6 +95,8 @@ export interface SubjectRoute {
    * only the gateway, which learnt them by introspection, may publish such a subject.
    */
   carriesCaller: boolean;
+  /** Request: its route streams (route-types.ts), so the answer may be several messages. */
+  streams: boolean;
 }
 
 const event = (subject: string, from: NatsUser): SubjectRoute => ({
@@ -102,6 +105,7 @@ const event = (subject: string, from: NatsUser): SubjectRoute => ({
   from,
   to: 'everyone',
   carriesCaller: false,
+  streams: false,
 });
 
 /** Every request and event subject with its one publisher and its receivers. */
@@ -113,6 +117,7 @@ export const SubjectTable: readonly SubjectRoute[] = [
       from: endpoint.from,
       to: endpoint.to,
       carriesCaller: endpoint.caller !== 'service',
+      streams: endpoint.routeId !== null && routeById(endpoint.routeId).stream,
     }),
   ),
   event(EventSubjects.tokenRevoked, 'auth'),

@@ -95,7 +95,9 @@ export function createApp(deps: AppDeps): Express {
       forwardProxy({ publicUrl, proxyUrl, timeoutMs, gatewaySecret, logger: deps.logger }),
     );
   }
-  app.use(dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, local, forward }));
+  app.use(
+    dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, logger: deps.logger, local, forward }),
+  );
   app.use(errorHandler({ logger: deps.logger, publicUrl: config.publicUrl, onError: auditReason }));
   return app;
 }

@@ -17,6 +17,11 @@ export interface TestGateway extends AsyncDisposable {
 export interface TestGatewayOptions {
   /** The clock of the rejected-token budget, so a test can end its window without waiting. */
   now?: () => Date;
+  /**
+   * Durable publishes on these streams resolve once that consumer acknowledged (MemoryBusOptions),
+   * as in the embedded mode, where the audit writer's stored row is the acknowledgement.
+   */
+  confirmedBy?: Record<string, string>;
 }
 
 export async function startTestGateway(
@@ -31,13 +36,14 @@ export async function startTestGateway(
     ...env,
   });
   const logger = createLogger({ service: 'gateway', level: 'silent' });
-  const bus = new MemoryBus({ logger });
+  const { confirmedBy, ...gatewayOptions } = options;
+  const bus = new MemoryBus({ logger, confirmedBy });
   const gateway = await startGateway({
     config,
     bus,
     logger,
     metrics: createMetrics({ defaultMetrics: false }),
-    ...options,
+    ...gatewayOptions,
   });
   return {
     url: `http://127.0.0.1:${gateway.port}`,

@@ -34,7 +34,7 @@ describe('the endpoint list', () => {
     }
   });
 
-  test('the subject table lists every endpoint with its publisher and receiver', () => {
+  test('the subject table lists every endpoint with its publisher and receiver, and whether it streams', () => {
     for (const endpoint of EndpointList) {
       expect(SubjectTable).toContainEqual({
         subject: endpoint.subject,
@@ -42,6 +42,7 @@ describe('the endpoint list', () => {
         from: endpoint.from,
         to: endpoint.to,
         carriesCaller: endpoint.caller !== 'service',
+        streams: endpoint.subject === 'brain.chat.send',
       });
     }
   });

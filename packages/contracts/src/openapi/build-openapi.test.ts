@@ -119,6 +119,22 @@ describe('buildOpenApiDocument', () => {
     ]);
   });
 
+  test('a stream route lists text/event-stream as its second success content type, no other route does', () => {
+    const byId = new Map(operations(build()).map((op) => [op.operationId, op]));
+    const contentTypes = (id: string) => {
+      const success = Object.entries(byId.get(id)!.responses).find(([status]) => status.startsWith('2'));
+      return Object.keys((success![1] as { content: JsonObject }).content);
+    };
+    expect(RouteTable.filter((route) => route.stream).map((route) => route.id)).toEqual(['chat']);
+    expect(contentTypes('chat')).toEqual(['application/json', 'text/event-stream']);
+    for (const route of RouteTable.filter((r) => !r.stream)) {
+      expect({ id: route.id, stream: contentTypes(route.id).includes('text/event-stream') }).toEqual({
+        id: route.id,
+        stream: false,
+      });
+    }
+  });
+
   test('request bodies reject unknown fields; the oauth2 flow points at the server', () => {
     const doc = build();
     for (const name of [

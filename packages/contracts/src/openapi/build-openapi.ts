@@ -63,8 +63,22 @@ function errorStatuses(route: RouteDefinition, hasParams: boolean): ErrorStatus[
   return statuses;
 }
 
+/** A stream route's second success content type (route-types.ts, `stream`). */
+const EVENT_STREAM = {
+  'text/event-stream': {
+    schema: {
+      type: 'string',
+      description:
+        "Server-sent events, when the request's Accept includes text/event-stream: each event as the service sends it (`event: <name>`, `data: <JSON>`), then `event: done` whose data is the JSON body above, or `event: error` whose data is the error body. A failure before the first event is the usual JSON error answer with its status.",
+    },
+  },
+};
+
 function successContent(route: RouteDefinition): JsonObject {
-  if (route.response !== null) return { [route.contentType]: { schema: schemaRef(route.response) } };
+  if (route.response !== null) {
+    const json = { [route.contentType]: { schema: schemaRef(route.response) } };
+    return route.stream ? { ...json, ...EVENT_STREAM } : json;
+  }
   if (route.contentType === 'application/json') {
     return { [route.contentType]: { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } };
   }

@@ -32,6 +32,7 @@ import {
   TokenCapabilities,
 } from '../schemas/auth.ts';
 import {
+  CHAT_ROUTE_TIMEOUT_MS,
   ChatReply,
   ChatRequest,
   Conversation,
@@ -181,9 +182,13 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'brain',
     scope: 'chat',
     summary: "Chat with the owner's AI brain",
+    description:
+      "Chat with the owner's AI brain. With `Accept: text/event-stream` the reply streams as server-sent events: `start` {conversationId, model}, `delta` {text} as the text comes, then `done` with the reply below (or `error` with the error body).",
     requestBody: ChatRequest,
     response: ChatReply,
     subject: BrainEndpoints.chatSend.subject,
+    stream: true,
+    timeoutMs: CHAT_ROUTE_TIMEOUT_MS,
   }),
   r({
     id: 'getConversation',
@@ -349,6 +354,11 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: OAuthServerMetadata,
   }),
 ];
+
+for (const route of RouteTable) {
+  // A streamed answer is a bus reply: the gateway streams what the service sends.
+  if (route.stream && route.subject === null) throw new Error(`route ${route.id} streams but has no subject`);
+}
 
 /** A route by id (operationId); an unknown id is a programming error. */
 export function routeById(id: string): RouteDefinition {

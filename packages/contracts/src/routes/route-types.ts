@@ -52,6 +52,18 @@ export interface RouteDefinition {
   readonly contentType: string;
   /** NATS request subject when the gateway dispatches over NATS; null for local or HTTP-forwarded. */
   readonly subject: string | null;
+  /**
+   * Whether the answer may stream: asked with `Accept: text/event-stream`, the gateway asks the
+   * service for a streamed reply and answers server-sent events (each event as it comes, the
+   * reply as `event: done`, a failure as `event: error`); without that header, JSON as usual.
+   * Only for a route with a subject.
+   */
+  readonly stream: boolean;
+  /**
+   * How long the gateway waits for the service's reply (a streamed reply: for its first event);
+   * null: the gateway's DISPATCH_TIMEOUT_MS.
+   */
+  readonly timeoutMs: number | null;
   /** Whether the discovery index lists it (false for aliases). */
   readonly listed: boolean;
   /** Extra constraint on a decoded path parameter, beyond "one safe segment". */
@@ -61,7 +73,7 @@ export interface RouteDefinition {
 type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
   Partial<RouteDefinition>;
 
-/** Fills the defaults: Bearer auth, no scope, JSON body, 200, listed, no NATS subject. */
+/** Fills the defaults: Bearer auth, no scope, JSON body, 200, listed, no NATS subject, no stream. */
 export function defineRoute(input: RouteInput): RouteDefinition {
   return {
     description: input.summary,
@@ -75,6 +87,8 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     successStatus: 200,
     contentType: 'application/json',
     subject: null,
+    stream: false,
+    timeoutMs: null,
     listed: true,
     paramPatterns: {},
     ...input,

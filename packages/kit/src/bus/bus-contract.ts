@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { describeEventContract } from './bus-contract-events.ts';
+import { describeReplyStreamContract } from './bus-contract-reply-streams.ts';
 import { describeRequestContract } from './bus-contract-requests.ts';
 import { describeStreamContract } from './bus-contract-streams.ts';
 import type { BusContractContext, BusFixture } from './bus-test-helpers.ts';
@@ -27,6 +28,7 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusFixt
     afterEach(() => ctx.fixture.close());
 
     describeRequestContract(ctx);
+    describeReplyStreamContract(ctx);
     describeEventContract(ctx);
     describeStreamContract(ctx);
 

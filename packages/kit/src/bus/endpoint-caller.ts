@@ -7,13 +7,14 @@
  * - a bearer route's caller must name its account with a UUID: missing or malformed is 401
  *   AUTHENTICATION_REQUIRED (no caller identity, no data), never a crash or another account's
  *   rows; pag-agent-id, when present, must look like an agent id (else 400 naming the header);
- *   pag-scopes are the token's scopes, which serveEndpoints re-checks against the route's scope.
+ *   pag-scopes are the token's scopes, which serveEndpoints re-checks against the route's scope;
+ *   its `stream` is the request's ReplyStream when the requester asked for a streamed reply.
  */
 import type { EndpointCaller } from '@pag/contracts';
 import { AppError, MessageHeaders, requestIdFor } from '@pag/contracts';
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
-import type { Headers } from './types.ts';
+import type { Headers, ReplyStream } from './types.ts';
 
 /** A service asking for itself. */
 export interface ServiceCaller {
@@ -34,6 +35,12 @@ export interface AccountCaller extends AnonymousCaller {
   /** The calling agent; null when the token names none. */
   agentId: string | null;
   scopes: string[];
+  /**
+   * Non-null only when the requester asked for a streamed reply (a stream route asked with
+   * `Accept: text/event-stream`): events sent here reach the client before the reply. The handler
+   * returns its reply as always; its `signal` aborts when the client went away.
+   */
+  readonly stream: ReplyStream | null;
 }
 
 export type CallerOf<C extends EndpointCaller> = C extends 'account'
@@ -53,6 +60,7 @@ export function readCaller(
   kind: EndpointCaller,
   headers: Headers,
   logger: Logger,
+  stream: ReplyStream | null = null,
 ): AccountCaller | AnonymousCaller | ServiceCaller {
   const requestId = requestIdFor(headers[MessageHeaders.requestId]);
   const service: ServiceCaller = { requestId, logger: logger.child({ requestId }) };
@@ -76,5 +84,6 @@ export function readCaller(
     accountId: account.data,
     agentId: agent.success ? agent.data : null,
     scopes: (headers[MessageHeaders.scopes] ?? '').split(' ').filter((scope) => scope !== ''),
+    stream,
   };
 }

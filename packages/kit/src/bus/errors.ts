@@ -1,7 +1,7 @@
 /**
  * The bus's own failures, as AppErrors a gateway can answer with directly: nobody answered in
- * time (504) or nobody listens at all (503). Both messages are safe to show: they name a subject,
- * never a payload.
+ * time (504) or nobody listens at all (503); and, for the answering side, a streamed request its
+ * requester cancelled (499). Their messages are safe to show: they name a subject, never a payload.
  */
 import { AppError } from '@pag/contracts';
 
@@ -31,6 +31,19 @@ export class BusNoRespondersError extends AppError {
       expose: true,
     });
     this.name = 'BusNoRespondersError';
+    this.subject = subject;
+  }
+}
+
+/** The requester cancelled a streamed request (its client went away): nobody reads the answer. */
+export class BusCancelledError extends AppError {
+  readonly subject: string;
+
+  constructor(subject: string) {
+    super('CLIENT_CLOSED_REQUEST', `The request on ${subject} was cancelled by its requester.`, {
+      expose: true,
+    });
+    this.name = 'BusCancelledError';
     this.subject = subject;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Runs user handlers the same way in both buses: a request handler always produces a reply
- * (its value, or its failure as error headers), an event handler's failure is logged (nobody
+ * (its value, or its failure as error headers; a streamed one: reply-stream.ts), an event handler's failure is logged (nobody
  * waits for it), a durable batch's outcome decides, message by message, between ack, redelivery
  * and giving up (one-at-a-time consumption is a batch of one).
  */
@@ -13,6 +13,7 @@ import type {
   DurableMessage,
   EventHandler,
   Headers,
+  ReplyStream,
   RequestHandler,
 } from './types.ts';
 import { decodePayload, encodePayload } from './wire.ts';
@@ -33,12 +34,14 @@ export async function answerRequest(
   handler: RequestHandler,
   raw: RawMessage,
   logger: Logger,
+  stream: ReplyStream | null = null,
 ): Promise<Reply> {
   try {
     const result = await handler({
       subject: raw.subject,
       data: decodePayload(raw.data),
       headers: { ...raw.headers },
+      stream,
     });
     return { data: encodePayload(result), headers: {} };
   } catch (error) {

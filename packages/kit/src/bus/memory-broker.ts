@@ -6,12 +6,18 @@
  */
 import type { RawMessage, Reply } from './handler-runner.ts';
 import { MemoryStream } from './memory-stream.ts';
+import type { WirePart } from './stream-wire.ts';
 import { subjectMatches, subjectsOverlap } from './subject.ts';
 import type { StreamDefinition } from './types.ts';
 
 export interface RoutedMessage extends RawMessage {
   /** Present on requests: the first reply wins, as with a NATS inbox. */
   reply?: (reply: Reply) => void;
+  /**
+   * Present on a request for a streamed reply: takes each part, in order, with the function that
+   * cancels the answering side (reply-stream.ts).
+   */
+  stream?: (part: WirePart, cancel: () => void) => void;
 }
 
 export interface BrokerSubscription {

@@ -21,6 +21,9 @@ import type { RoutedMessage } from './memory-broker.ts';
 import { MemoryBroker } from './memory-broker.ts';
 import type { MemoryStream } from './memory-stream.ts';
 import { OpenSubscriptions } from './open-subscriptions.ts';
+import { answerStreamRequest } from './reply-stream.ts';
+import { StreamReceiver } from './stream-receiver.ts';
+import { STREAM_HEADERS } from './stream-wire.ts';
 import { assertLiteralSubject, assertSubjectPattern } from './subject.ts';
 import type {
   Bus,
@@ -35,6 +38,8 @@ import type {
   RequestHandler,
   RequestOptions,
   StreamDefinition,
+  StreamPart,
+  StreamRequestOptions,
   SubscribeOptions,
   Subscription,
 } from './types.ts';
@@ -101,12 +106,46 @@ export class MemoryBus implements Bus {
     });
   }
 
+  requestStream<R = unknown>(
+    subject: string,
+    payload: unknown,
+    options: StreamRequestOptions,
+  ): AsyncIterable<StreamPart<R>> {
+    this.#assertOpen();
+    assertLiteralSubject(subject);
+    const message = this.#message(subject, payload, { ...options.headers, [STREAM_HEADERS.request]: '1' });
+    let listening = true;
+    const receiver = new StreamReceiver<R>(subject, options, () => {
+      listening = false;
+    });
+    if (receiver.ended) return receiver;
+    const receivers = this.broker.route({
+      ...message,
+      // A part for a requester that stopped listening cancels the answering side, as NATS's
+      // no-responders status on the part's reply subject does.
+      stream: (part, cancel) => (listening ? receiver.receive(part, cancel) : cancel()),
+    });
+    if (receivers === 0) receiver.fail(new BusNoRespondersError(subject));
+    return receiver;
+  }
+
   handle<T = unknown, R = unknown>(
     subject: string,
     handler: RequestHandler<T, R>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
     return this.#subscribe(subject, options, async (message) => {
+      const { stream } = message;
+      if (stream !== undefined) {
+        const cancelled = new AbortController();
+        const cancel = () => cancelled.abort();
+        return answerStreamRequest(handler as RequestHandler, message, this.#logger, {
+          // Delivered asynchronously and in order, like a network hop (the broker's route does the same).
+          send: (part) => queueMicrotask(() => stream(part, cancel)),
+          cancelled: cancelled.signal,
+          close: () => undefined,
+        });
+      }
       const reply = await answerRequest(handler as RequestHandler, message, this.#logger);
       message.reply?.(reply);
     });

@@ -7,11 +7,13 @@
 
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import type { Msg, NatsConnection, Subscription as NatsSubscription } from '@nats-io/transport-node';
+import { createInbox, Empty } from '@nats-io/transport-node';
 import { natsInboxPrefix } from '@pag/contracts';
 import { pino } from 'pino';
 import type { Logger } from '../log/logger.ts';
 import { errorFromHeaders } from './error-headers.ts';
+import { BusNoRespondersError } from './errors.ts';
 import type { RawMessage } from './handler-runner.ts';
 import { answerRequest, consumeSettings, runEventHandler, singleMessageBatches } from './handler-runner.ts';
 import { InFlight } from './in-flight.ts';
@@ -23,6 +25,9 @@ import { toBusError } from './nats-errors.ts';
 import { fromNatsHeaders, toNatsHeaders } from './nats-headers.ts';
 import { ensureNatsStream } from './nats-streams.ts';
 import { OpenSubscriptions } from './open-subscriptions.ts';
+import { answerStreamRequest } from './reply-stream.ts';
+import { StreamReceiver } from './stream-receiver.ts';
+import { partHeaders, partOf, STREAM_HEADERS } from './stream-wire.ts';
 import type {
   Bus,
   ConsumeBatchOptions,
@@ -36,6 +41,8 @@ import type {
   RequestHandler,
   RequestOptions,
   StreamDefinition,
+  StreamPart,
+  StreamRequestOptions,
   SubscribeOptions,
   Subscription,
 } from './types.ts';
@@ -57,9 +64,17 @@ export class NatsBus implements Bus {
   readonly #jsm: JetStreamManager;
   readonly #logger: Logger;
   readonly #subscriptions = new OpenSubscriptions();
+  /** Where this connection's inboxes live (the connection's name decides it). */
+  readonly #inboxPrefix: string;
   #closing: Promise<void> | undefined;
 
-  private constructor(watched: WatchedConnection, jsm: JetStreamManager, logger: Logger) {
+  private constructor(
+    watched: WatchedConnection,
+    jsm: JetStreamManager,
+    logger: Logger,
+    inboxPrefix: string,
+  ) {
+    this.#inboxPrefix = inboxPrefix;
     this.#watched = watched;
     this.#nc = watched.connection;
     this.#js = jetstream(this.#nc);
@@ -69,14 +84,15 @@ export class NatsBus implements Bus {
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const logger = options.logger ?? pino({ level: 'silent' });
+    const inboxPrefix = natsInboxPrefix(options.name);
     const watched = await connectNats({
       url: options.url,
       name: options.name,
       credentials: options.credentials,
-      inboxPrefix: natsInboxPrefix(options.name),
+      inboxPrefix,
       logger,
     });
-    return new NatsBus(watched, await jetstreamManager(watched.connection), logger);
+    return new NatsBus(watched, await jetstreamManager(watched.connection), logger, inboxPrefix);
   }
 
   async request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R> {
@@ -94,12 +110,56 @@ export class NatsBus implements Bus {
     return decodePayload(reply.string()) as R;
   }
 
+  /**
+   * The requester's inbox receives the parts; the request goes out with it as its reply subject,
+   * so a subject nobody handles answers at once with NATS's no-responders status. A cancel is a
+   * message to the reply subject of the parts (an inbox of the answering service).
+   */
+  requestStream<R = unknown>(
+    subject: string,
+    payload: unknown,
+    options: StreamRequestOptions,
+  ): AsyncIterable<StreamPart<R>> {
+    const inbox = createInbox(this.#inboxPrefix);
+    let subscription: NatsSubscription | undefined;
+    const receiver = new StreamReceiver<R>(subject, options, () => subscription?.unsubscribe());
+    if (receiver.ended) return receiver;
+    subscription = this.#nc.subscribe(inbox, {
+      callback: (error, message) => {
+        if (error) return receiver.fail(toBusError(error, subject, options.timeoutMs));
+        if (message.data.length === 0 && message.headers?.code === 503) {
+          return receiver.fail(new BusNoRespondersError(subject));
+        }
+        const data = message.string();
+        const headers = fromNatsHeaders(message.headers);
+        // A plain reply is a responder that does not stream (an older version): its reply ends it.
+        const part = partOf(data, headers) ?? { kind: 'reply', data, headers };
+        const control = message.reply;
+        receiver.receive(part, () => {
+          if (control !== undefined && !this.#nc.isClosed()) this.#nc.publish(control, Empty);
+        });
+      },
+    });
+    try {
+      this.#nc.publish(subject, encodePayload(payload), {
+        reply: inbox,
+        headers: toNatsHeaders(normalizeHeaders({ ...options.headers, [STREAM_HEADERS.request]: '1' })),
+      });
+    } catch (error) {
+      receiver.fail(toBusError(error, subject, options.timeoutMs));
+    }
+    return receiver;
+  }
+
   handle<T = unknown, R = unknown>(
     subject: string,
     handler: RequestHandler<T, R>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
     return this.#subscribe(subject, options, async (message, raw) => {
+      if (message.reply && raw.headers[STREAM_HEADERS.request] === '1') {
+        return this.#answerStream(handler as RequestHandler, message.reply, raw);
+      }
       const reply = await answerRequest(handler as RequestHandler, raw, this.#logger);
       // A plain publish to a handled subject has nobody to answer.
       if (message.reply) message.respond(reply.data, { headers: toNatsHeaders(reply.headers) });
@@ -193,6 +253,33 @@ export class NatsBus implements Bus {
       if (!this.#nc.isClosed()) await this.#nc.close();
     })();
     return this.#closing;
+  }
+
+  /**
+   * Each part goes to the requester's inbox with a control inbox of ours as its reply subject: a
+   * message there is the requester's cancel, or NATS's no-responders status when the requester's
+   * inbox is gone; either aborts the stream.
+   */
+  async #answerStream(handler: RequestHandler, replyTo: string, raw: RawMessage): Promise<void> {
+    const cancelled = new AbortController();
+    const control = this.#nc.subscribe(createInbox(this.#inboxPrefix), {
+      max: 1,
+      callback: () => cancelled.abort(),
+    });
+    await answerStreamRequest(handler, raw, this.#logger, {
+      send: (part) => {
+        if (this.#nc.isClosed()) return;
+        this.#nc.publish(replyTo, part.data, {
+          reply: control.getSubject(),
+          headers: toNatsHeaders(partHeaders(part)),
+        });
+      },
+      cancelled: cancelled.signal,
+      // `max: 1` may have closed it already.
+      close: () => {
+        if (!control.isClosed()) control.unsubscribe();
+      },
+    });
   }
 
   async #subscribe(

@@ -1,8 +1,8 @@
 /**
  * The deployment's nats-server configuration (deploy/nats/nats-server.conf, generated from the
  * contracts' SubjectTable) on a real nats-server: each service signs in as its own user, a request
- * that names a caller in `pag-*` headers is accepted from the gateway's user only, and the audit
- * stream works with the gateway's and the audit service's grants.
+ * that names a caller in `pag-*` headers is accepted from the gateway's user only, a streamed reply
+ * and its cancel pass, and the audit stream works with the gateway's and the audit service's grants.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,47 @@ describe('nats-server.conf', () => {
     }
     expect(seen.items).toEqual(Array(20).fill('owner-account'));
     expect(impostor.items).toEqual([]);
+  });
+
+  test("a streamed reply crosses the permissions: the brain's many parts reach the gateway, whose cancel reaches the brain", async () => {
+    const brain = await signIn('brain');
+    const cancelled = new Collector<boolean>();
+    await brain.handle<{ events: number; wait: boolean }>(
+      BrainSubjects.chatSend,
+      async (message) => {
+        const stream = message.stream!;
+        for (let i = 0; i < message.data.events; i += 1) await stream.send('delta', { i });
+        if (!message.data.wait) return { done: true };
+        await new Promise((resolve) => stream.signal.addEventListener('abort', resolve, { once: true }));
+        cancelled.push(stream.signal.aborted);
+        return { done: false };
+      },
+      { queue: QueueGroups.brain },
+    );
+    const gateway = await signIn('gateway');
+
+    const parts: unknown[] = [];
+    for await (const part of gateway.requestStream(
+      BrainSubjects.chatSend,
+      { events: 200, wait: false },
+      { timeoutMs: 2_000 },
+    )) {
+      parts.push(part.kind === 'event' ? part.data : part);
+    }
+    expect(parts).toEqual([
+      ...Array.from({ length: 200 }, (_, i) => ({ i })),
+      { kind: 'reply', data: { done: true } },
+    ]);
+
+    for await (const part of gateway.requestStream(
+      BrainSubjects.chatSend,
+      { events: 1, wait: true },
+      { timeoutMs: 2_000 },
+    )) {
+      expect(part).toEqual({ kind: 'event', event: 'delta', data: { i: 0 } });
+      break;
+    }
+    await expect(cancelled.atLeast(1)).resolves.toEqual([true]);
   });
 
   test('either the audit service or the gateway declares the audit stream; the gateway publishes, the audit service reads it', async () => {

@@ -4,7 +4,9 @@
  * service, each allowed to publish only what it sends and to subscribe only to what it answers:
  *
  * - a request subject is published by its one sender and subscribed to by its one answerer, who
- *   may reply once to each request it received (`allow_responses`), nowhere else;
+ *   may reply once to each request it received (`allow_responses`), nowhere else; a service
+ *   answering a streamed endpoint may send a stream's parts instead (STREAM_RESPONSES), and the
+ *   requester of a streamed reply may answer its parts (that is its cancel);
  * - a request that names the caller in `pag-*` headers has the gateway as its only sender, so no
  *   other service can forge a caller;
  * - events are published by their service and readable by every service;
@@ -25,13 +27,36 @@ import {
   NATS_USERS,
   natsInboxPrefix,
 } from '@pag/contracts';
+import { STREAM_MAX_DURATION_MS, STREAM_MAX_EVENTS } from './stream-wire.ts';
+
+/**
+ * nats-server's response permission: how many messages may go to the reply subject of each
+ * message received, for how long after it arrived (`allow_responses: true` is one within 2 min).
+ */
+export interface ResponsePermission {
+  max: number;
+  expiresMs: number;
+}
 
 export interface NatsPermissions {
   publish: string[];
   subscribe: string[];
-  /** May answer the requests it received (and nothing else on reply subjects). */
-  allowResponses: boolean;
+  /**
+   * May answer the messages it received (and nothing else on reply subjects): false, true (one
+   * reply each, nats-server's default), or the streamed answer's allowance.
+   */
+  allowResponses: boolean | ResponsePermission;
 }
+
+/**
+ * A service answering a streamed endpoint sends `accepted`, up to STREAM_MAX_EVENTS events and the
+ * reply to one reply subject, within STREAM_MAX_DURATION_MS (stream-wire.ts). nats-server has one
+ * response permission per user, so the allowance covers every request that service answers.
+ */
+export const STREAM_RESPONSES: ResponsePermission = {
+  max: STREAM_MAX_EVENTS + 2,
+  expiresMs: STREAM_MAX_DURATION_MS,
+};
 
 const JS_API = '$JS.API';
 /** jetstreamManager() asks the account's JetStream info at connect: every user needs it. */
@@ -74,13 +99,22 @@ export function natsPermissions(user: NatsUser, table: readonly SubjectRoute[]):
       ...(hearsEvents ? [EventSubjects.all] : []),
       `${natsInboxPrefix(user)}.>`,
     ],
-    allowResponses: answers.length > 0,
+    allowResponses: answers.some((route) => route.streams)
+      ? STREAM_RESPONSES
+      : // A requester of a streamed reply cancels it by answering one of its parts.
+        answers.length > 0 || table.some((route) => route.streams && route.from === user),
   };
 }
 
 const quote = (subject: string) => JSON.stringify(subject);
 const list = (subjects: string[], indent: string) =>
   `[\n${subjects.map((subject) => `${indent}  ${quote(subject)}`).join(',\n')}\n${indent}]`;
+
+function allowResponses(permission: boolean | ResponsePermission): string[] {
+  if (permission === false) return [];
+  if (permission === true) return ['        allow_responses: true'];
+  return [`        allow_responses: { max: ${permission.max}, expires: "${permission.expiresMs / 1000}s" }`];
+}
 
 /** The whole configuration file's text. */
 export function renderNatsServerConfig(table: readonly SubjectRoute[]): string {
@@ -93,7 +127,7 @@ export function renderNatsServerConfig(table: readonly SubjectRoute[]): string {
       `      permissions: {`,
       `        publish: { allow: ${list(permissions.publish, '        ')} }`,
       `        subscribe: { allow: ${list(permissions.subscribe, '        ')} }`,
-      ...(permissions.allowResponses ? ['        allow_responses: true'] : []),
+      ...allowResponses(permissions.allowResponses),
       `      }`,
       `    }`,
     ];

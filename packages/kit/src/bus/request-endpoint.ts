@@ -7,7 +7,7 @@
 import type { AnyEndpoint, EndpointInput, EndpointReply } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import type { z } from 'zod';
-import type { Bus, RequestOptions } from './types.ts';
+import type { Bus, RequestOptions, StreamPart, StreamRequestOptions } from './types.ts';
 
 export class InvalidReplyError extends AppError {
   readonly subject: string;
@@ -49,4 +49,37 @@ export function relayEndpoint<E extends AnyEndpoint>(
   options: RequestOptions,
 ): Promise<unknown> {
   return bus.request(endpoint.subject, input, options);
+}
+
+/**
+ * Asks for a streamed reply: the events as the handler sends them (unread: the answering service
+ * owns their shape), then the reply checked against the endpoint's reply schema (InvalidReplyError
+ * otherwise). Leaving the loop early cancels the request; the handler's `caller.stream.signal`
+ * aborts.
+ */
+export async function* requestEndpointStream<E extends AnyEndpoint>(
+  bus: Bus,
+  endpoint: E,
+  input: EndpointInput<E>,
+  options: StreamRequestOptions,
+): AsyncGenerator<StreamPart<EndpointReply<E>>, void, undefined> {
+  for await (const part of bus.requestStream(endpoint.subject, input, options)) {
+    if (part.kind === 'event') {
+      yield part;
+      continue;
+    }
+    const parsed = endpoint.reply.safeParse(part.data);
+    if (!parsed.success) throw new InvalidReplyError(endpoint, parsed.error);
+    yield { kind: 'reply', data: parsed.data as EndpointReply<E> };
+  }
+}
+
+/** The streamed counterpart of relayEndpoint: events and reply handed on unread, for the gateway. */
+export function relayEndpointStream<E extends AnyEndpoint>(
+  bus: Bus,
+  endpoint: E,
+  input: EndpointInput<E>,
+  options: StreamRequestOptions,
+): AsyncIterable<StreamPart> {
+  return bus.requestStream(endpoint.subject, input, options);
 }

@@ -2,7 +2,8 @@
  * serveEndpoints and requestEndpoint on the in-memory bus with real endpoints of the contracts:
  * the caller is read and checked before any handler runs (401, 400, 403), the message is judged
  * once, replicas share a subject, each request is timed and logged with its request id, a failed
- * start closes what it opened, and an asker never receives a reply that breaks the contract.
+ * start closes what it opened, an asker never receives a reply that breaks the contract, and a
+ * bearer route's handler streams through caller.stream when the asker asked for a stream.
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
@@ -13,7 +14,7 @@ import { createLogger } from '../log/logger.ts';
 import { createMetrics } from '../ops/metrics.ts';
 import { rejectionOf } from './bus-test-helpers.ts';
 import { MemoryBus } from './memory-bus.ts';
-import { InvalidReplyError, requestEndpoint } from './request-endpoint.ts';
+import { InvalidReplyError, requestEndpoint, requestEndpointStream } from './request-endpoint.ts';
 import type { EndpointHandler } from './serve-endpoints.ts';
 import { handle, serveEndpoints } from './serve-endpoints.ts';
 import type { Bus, Subscription } from './types.ts';
@@ -45,15 +46,23 @@ const memory = handle(BrainEndpoints.memoryCreate, (caller, { body }, deps: Deps
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 });
-const chat = handle(BrainEndpoints.chatSend, (_caller, { body }, _deps: Deps) => ({
+const chat = handle(BrainEndpoints.chatSend, async (caller, { body }, _deps: Deps) => {
+  // Streams word by word when the requester asked for a stream.
+  if (caller.stream !== null) {
+    await caller.stream.send('start', { conversationId: 'conv_1', model: 'offline' });
+    for (const text of body.message.split(' ')) await caller.stream.send('delta', { text });
+  }
+  return chatReply(caller.stream === null ? body.message : 'streamed');
+});
+const chatReply = (reply: string) => ({
   conversationId: 'conv_1',
-  reply: body.message,
+  reply,
   model: 'offline',
   provider: 'offline' as const,
   sources: { knowledge: [], memory: [] },
   usage: null,
   createdAt: '2026-01-01T00:00:00.000Z',
-}));
+});
 const handlers: EndpointHandler<AnyEndpoint, Deps>[] = [knowledge, memory, chat];
 
 let bus: MemoryBus;
@@ -234,6 +243,72 @@ describe('serveEndpoints: around each request', () => {
       >[]),
     ).rejects.toThrow('auth answers it');
     expect(subscriptions).toHaveLength(3);
+  });
+});
+
+describe('serveEndpoints and requestEndpointStream: a streamed reply', () => {
+  const chatHeaders = { [MessageHeaders.accountId]: account, [MessageHeaders.scopes]: 'chat' };
+  const chatMessage = { ...empty, body: { message: 'hello streamed world' } };
+
+  test("the handler's caller.stream carries its events before the validated reply, timed once", async () => {
+    const parts: unknown[] = [];
+    for await (const part of requestEndpointStream(asker, BrainEndpoints.chatSend, chatMessage, {
+      timeoutMs: 5_000,
+      headers: chatHeaders,
+    })) {
+      parts.push(part);
+    }
+    expect(parts).toEqual([
+      { kind: 'event', event: 'start', data: { conversationId: 'conv_1', model: 'offline' } },
+      { kind: 'event', event: 'delta', data: { text: 'hello' } },
+      { kind: 'event', event: 'delta', data: { text: 'streamed' } },
+      { kind: 'event', event: 'delta', data: { text: 'world' } },
+      { kind: 'reply', data: expect.objectContaining({ reply: 'streamed', conversationId: 'conv_1' }) },
+    ]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(
+      'bus_request_duration_seconds_count{service="brain",subject="brain.chat.send",code="ok"} 1',
+    );
+  });
+
+  test('a plain request to the same endpoint gives the handler no stream', async () => {
+    const reply = await requestEndpoint(asker, BrainEndpoints.chatSend, chatMessage, {
+      timeoutMs: 5_000,
+      headers: chatHeaders,
+    });
+    expect(reply.reply).toBe('hello streamed world');
+  });
+
+  test('the checks run before the stream starts: a missing scope is the first read failing with 403', async () => {
+    const parts = requestEndpointStream(asker, BrainEndpoints.chatSend, chatMessage, {
+      timeoutMs: 5_000,
+      headers: { ...chatHeaders, [MessageHeaders.scopes]: 'knowledge' },
+    });
+    const error = await rejectionOf(parts.next());
+    expect(error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
+  });
+
+  test('a final reply that breaks the schema is 502 after the events', async () => {
+    const sub = await bus.handle(AuthEndpoints.accountGet.subject, async (msg) => {
+      await msg.stream?.send('progress', 1);
+      return { accountId: 'x' };
+    });
+    const parts: unknown[] = [];
+    const error = await rejectionOf(
+      (async () => {
+        for await (const part of requestEndpointStream(
+          asker,
+          AuthEndpoints.accountGet,
+          { accountId: account },
+          { timeoutMs: 5_000 },
+        )) {
+          parts.push(part);
+        }
+      })(),
+    );
+    expect(parts).toEqual([{ kind: 'event', event: 'progress', data: 1 }]);
+    expect(error).toBeInstanceOf(InvalidReplyError);
+    await sub.close();
   });
 });
 

@@ -8,7 +8,10 @@
  *   403 all the same (before the message is judged: no schema hints without the scope);
  * - validates the whole message (for a route: the DispatchRequest with its params and body) into
  *   one 400 INVALID_REQUEST naming each field (contracts' invalidRequest);
- * - times each request into bus_request_duration_seconds{service,subject,code};
+ * - times each request into bus_request_duration_seconds{service,subject,code} (a streamed one
+ *   once, from the request to its reply or failure);
+ * - hands a bearer route's handler the request's ReplyStream (`caller.stream`) when the requester
+ *   asked for a streamed reply (requestEndpointStream);
  * - hands the handler a logger whose lines carry the request id;
  * - if a subscription fails at start-up, closes the ones already made before failing.
  * A handler is `(caller, input, deps) => reply`, with no bus code in it.
@@ -29,7 +32,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { AccountCaller, CallerOf } from './endpoint-caller.ts';
 import { readCaller } from './endpoint-caller.ts';
-import type { Bus, BusMessage, Subscription } from './types.ts';
+import type { Bus, RequestMessage, Subscription } from './types.ts';
 
 /** One endpoint's answer: made by `handle`, served by `serveEndpoints`. */
 export interface EndpointHandler<E extends AnyEndpoint = AnyEndpoint, D = unknown> {
@@ -103,13 +106,13 @@ function answerer<D>(
   handler: EndpointHandler<AnyEndpoint, D>,
   context: ServeContext<D>,
   histogram: Histogram<Labels>,
-): (msg: BusMessage<unknown>) => Promise<unknown> {
+): (msg: RequestMessage<unknown>) => Promise<unknown> {
   const { endpoint } = handler;
   const logger = context.logger.child({ subject: endpoint.subject });
   return async (msg) => {
     const stop = histogram.startTimer({ service: context.service, subject: endpoint.subject });
     try {
-      const caller = readCaller(endpoint.caller, msg.headers, logger);
+      const caller = readCaller(endpoint.caller, msg.headers, logger, msg.stream);
       const input = endpoint.request.safeParse(msg.data);
       if ('accountId' in caller) checkRouteScope(endpoint, caller, input.success ? input.data : msg.data);
       if (!input.success) throw invalidRequest(`${endpoint.subject} request`, input.error);

@@ -28,6 +28,48 @@ export interface RequestOptions {
   headers?: Headers;
 }
 
+export interface StreamRequestOptions {
+  /** How long to wait for the first event (or the reply) before failing with BusTimeoutError. */
+  timeoutMs: number;
+  /** Silence allowed between two events; STREAM_IDLE_TIMEOUT_MS by default. */
+  idleTimeoutMs?: number;
+  /** The longest the whole stream may last; STREAM_MAX_DURATION_MS by default (and at most). */
+  maxDurationMs?: number;
+  headers?: Headers;
+  /** Aborting cancels the request: nothing more is delivered and the handler's stream.signal aborts. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A streamed reply as the requester reads it: the events in the order they were sent, then the
+ * reply, then the end. Failures (BusTimeoutError, BusNoRespondersError, the handler's AppError)
+ * reject the next read. Leaving the loop early (or the options' signal) cancels the request.
+ */
+export type StreamPart<R = unknown> =
+  | { readonly kind: 'event'; readonly event: string; readonly data: unknown }
+  | { readonly kind: 'reply'; readonly data: R };
+
+/**
+ * What a handler streams with, when the requester asked for a streamed reply (requestStream).
+ * The handler still returns its reply (or throws) as for a plain request.
+ */
+export interface ReplyStream {
+  /**
+   * One event before the reply, delivered in order; resolves once handed to the bus. Rejects
+   * with CLIENT_CLOSED_REQUEST once the requester cancelled, and with a TypeError for a name that
+   * is not a letter then letters, digits, `_`, `-` or `.` (or is `done` or `error`).
+   */
+  send(event: string, data: unknown): Promise<void>;
+  /** Aborts when the requester cancels (its client went away) or gives up (a timeout). */
+  readonly signal: AbortSignal;
+}
+
+/** A request as its handler sees it. */
+export interface RequestMessage<T = unknown> extends BusMessage<T> {
+  /** Non-null only when the requester asked for a streamed reply. */
+  readonly stream: ReplyStream | null;
+}
+
 export interface SubscribeOptions {
   /** Members of one queue group share the messages: each is delivered to one member only. */
   queue?: string;
@@ -78,7 +120,7 @@ export interface DurableMessage<T = unknown> extends BusMessage<T> {
   readonly msgId: string;
 }
 
-export type RequestHandler<T = unknown, R = unknown> = (msg: BusMessage<T>) => Promise<R> | R;
+export type RequestHandler<T = unknown, R = unknown> = (msg: RequestMessage<T>) => Promise<R> | R;
 export type EventHandler<T = unknown> = (msg: BusMessage<T>) => Promise<void> | void;
 /** Resolving acknowledges the message; throwing makes it redelivered after ackWaitMs. */
 export type DurableHandler<T = unknown> = (msg: DurableMessage<T>) => Promise<void>;
@@ -91,6 +133,17 @@ export type DurableBatchHandler<T = unknown> = (messages: DurableMessage<T>[]) =
 export interface Bus {
   /** Request/reply. Rejects with BusTimeoutError, BusNoRespondersError, or the handler's AppError. */
   request<R = unknown>(subject: string, payload: unknown, options: RequestOptions): Promise<R>;
+  /**
+   * Request with a streamed reply: the handler's `stream` is non-null and each `send` reaches the
+   * requester as an event before the reply. Rejects the first read with BusNoRespondersError, or
+   * BusTimeoutError when no event (or reply) comes within timeoutMs, or then within idleTimeoutMs
+   * of the previous event; a handler that never streams simply gives its reply.
+   */
+  requestStream<R = unknown>(
+    subject: string,
+    payload: unknown,
+    options: StreamRequestOptions,
+  ): AsyncIterable<StreamPart<R>>;
   /**
    * Answers requests on a subject (wildcards allowed); the handler's resolved value is the reply.
    * Resolves once the subscription is registered, so other processes can reach it from then on.

@@ -1,7 +1,9 @@
 /**
  * Step 6: hand the request to whoever answers the route. Gateway routes run here; routes of
  * services reached over NATS (brain, trigger, auth, audit: every route with a subject) become a
- * request/reply with a timeout (504) whose absence of any responder is a 503 naming the service.
+ * request/reply with a timeout (504; the route's timeoutMs, else DISPATCH_TIMEOUT_MS) whose absence
+ * of any responder is a 503 naming the service. A stream route asked with `Accept:
+ * text/event-stream` answers server-sent events instead (event-stream.ts).
  * Routes of services reached over HTTP (the proxy) are streamed to it by their forwarder; without
  * one (no PROXY_URL) they answer 503 naming the service: never a made-up result. The caller's
  * identity and the request id travel in headers (identity-headers.ts).
@@ -9,9 +11,10 @@
 
 import type { AnyEndpoint, DispatchRequest, RouteDefinition } from '@pag/contracts';
 import { AppError, endpointOf } from '@pag/contracts';
-import type { Bus } from '@pag/kit';
-import { BusNoRespondersError, relayEndpoint } from '@pag/kit';
+import type { Bus, Logger } from '@pag/kit';
+import { BusNoRespondersError, BusTimeoutError, relayEndpoint } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { streamEvents, wantsEventStream } from './event-stream.ts';
 import { identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
 
@@ -19,7 +22,10 @@ export type LocalHandler = (req: Request, res: Response) => void | Promise<void>
 
 export interface DispatchOptions {
   bus: Bus;
+  /** DISPATCH_TIMEOUT_MS: for a route without a timeoutMs of its own. */
   timeoutMs: number;
+  /** Where a streamed answer's failure after its first event is logged (nobody else sees it). */
+  logger?: Logger;
   /** The gateway's own handlers by route id. */
   local: ReadonlyMap<string, LocalHandler>;
   /** Forwarders of the services reached over HTTP, by service name (the proxy when configured). */
@@ -40,7 +46,26 @@ export function dispatch(options: DispatchOptions): RequestHandler {
       }
       const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
       const headers = identityHeaders(state(res));
-      const reply = await requestService(options, route, endpointFor(route.subject), message, headers);
+      const endpoint = endpointFor(route.subject);
+      const timeoutMs = route.timeoutMs ?? options.timeoutMs;
+      if (route.stream) {
+        // The answer depends on Accept: caches must keep the JSON and the event stream apart.
+        res.vary('Accept');
+        if (wantsEventStream(req)) {
+          const failure = (error: unknown) => serviceFailure(error, route, endpoint.subject, timeoutMs);
+          const { bus, logger } = options;
+          return await streamEvents(req, res, {
+            bus,
+            endpoint,
+            message,
+            headers,
+            timeoutMs,
+            failure,
+            logger,
+          });
+        }
+      }
+      const reply = await requestService(options.bus, route, endpoint, message, headers, timeoutMs);
       res.status(route.successStatus).json(reply);
     } catch (error) {
       next(error);
@@ -50,34 +75,38 @@ export function dispatch(options: DispatchOptions): RequestHandler {
 
 /** The reply is the route's response body; a service's failure arrives as an AppError. */
 async function requestService(
-  options: DispatchOptions,
+  bus: Bus,
   route: RouteDefinition,
   endpoint: AnyEndpoint,
   message: DispatchRequest,
   headers: Record<string, string>,
+  timeoutMs: number,
 ): Promise<unknown> {
-  const { service } = route;
-  const { subject } = endpoint;
   try {
     // Relayed unread: the answering service owns the shape of the route's body.
-    return await relayEndpoint(options.bus, endpoint, message, { timeoutMs: options.timeoutMs, headers });
+    return await relayEndpoint(bus, endpoint, message, { timeoutMs, headers });
   } catch (error) {
-    // Only the bus's own "nothing answers": a service's SERVICE_UNAVAILABLE (e.g. a dependency of
-    // its own is down) passes on as the service worded it.
-    if (error instanceof BusNoRespondersError && error.subject === subject)
-      throw notAnswered(service, subject, error);
-    if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') {
-      throw new AppError(
-        'UPSTREAM_TIMEOUT',
-        `The ${service} service did not answer within ${options.timeoutMs} ms.`,
-        {
-          cause: error,
-          expose: true,
-        },
-      );
-    }
-    throw error;
+    throw serviceFailure(error, route, endpoint.subject, timeoutMs);
   }
+}
+
+/** A failure of the bus as the client sees it; the service's own AppErrors pass unchanged. */
+function serviceFailure(error: unknown, route: RouteDefinition, subject: string, timeoutMs: number): unknown {
+  const { service } = route;
+  // Only the bus's own "nothing answers": a service's SERVICE_UNAVAILABLE (e.g. a dependency of
+  // its own is down) passes on as the service worded it.
+  if (error instanceof BusNoRespondersError && error.subject === subject) {
+    return notAnswered(service, subject, error);
+  }
+  if (error instanceof BusTimeoutError && error.subject === subject) {
+    // The route's wait, or a streamed reply's other ones (between events, in all), worded by the bus.
+    const message =
+      error.timeoutMs === timeoutMs
+        ? `The ${service} service did not answer within ${timeoutMs} ms.`
+        : `The ${service} service stopped answering: ${error.message}`;
+    return new AppError('UPSTREAM_TIMEOUT', message, { cause: error, expose: true });
+  }
+  return error;
 }
 
 /** The route table takes its subjects from the endpoint list; a subject without one is a bug. */
