@@ -3,12 +3,14 @@
  * built once here on the brain's database client.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { ContextStore } from './context-store.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
 
 export interface BrainStores {
+  context: ContextStore;
   memory: MemoryStore;
   personas: PersonaStore;
   identities: IdentityStore;
@@ -17,6 +19,7 @@ export interface BrainStores {
 
 export function brainStores(prisma: PrismaClient): BrainStores {
   return {
+    context: new ContextStore(prisma),
     memory: new MemoryStore(prisma),
     personas: new PersonaStore(prisma),
     identities: new IdentityStore(prisma),
