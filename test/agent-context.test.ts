@@ -67,6 +67,7 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     persona: null,
     user: { name: 'alice', email: ALICE.email, timezone: null, locale: null, summary: null },
     memory: [],
+    memoryCount: 0,
     services: [],
     endpoints: endpointsForScopes(['read']),
     unavailable: [],
@@ -80,15 +81,18 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     expect(written.status).toBe(201);
   }
   // 4: newest first, with ids and times.
-  const { memory } = await contextOf(aliceToken);
+  const { memory, memoryCount } = await contextOf(aliceToken);
   expect(memory?.map((entry) => entry.content)).toEqual(['Lives in Berlin.', 'Prefers mornings.']);
   expect(memory?.[0]).toEqual({
     id: expect.stringMatching(/^mem_/),
     content: 'Lives in Berlin.',
+    agentId: expect.stringMatching(/^ag_/),
     createdAt: expect.any(String),
   });
+  expect(memoryCount).toBe(2);
   // Bob's token (not counted against Alice's limit): his own empty memory.
-  expect((await contextOf(bobToken)).memory).toEqual([]);
+  const bobs = await contextOf(bobToken);
+  expect([bobs.memory, bobs.memoryCount]).toEqual([[], 0]);
   // 5, 6: the last two within the limit.
   expect((await call(aliceToken, '/api/v1/identity')).status).toBe(200);
   expect((await call(aliceToken, '/api/v1/personas')).status).toBe(200);
