@@ -3,7 +3,10 @@
  * stack alone, with the stack's Node process under V8's CPU profiler.
  *
  *   pnpm exec node bench/profile-stack.ts introspection|refresh|context|memory-write
- *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`, default 0)
+ *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
+ *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
+ *   rate the CPU per request compares two versions on a machine busy with other work, where the
+ *   throughput does not)
  *
  * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
  * its PostgreSQL processes, per request; the main thread's involuntary context switches (it was
@@ -50,17 +53,28 @@ async function threadStats(pid: number): Promise<Map<string, ThreadStat>> {
   return stats;
 }
 
-async function ticksOf(pids: number[]): Promise<number> {
-  let sum = 0;
+/** CPU ticks of each process (one that is gone is left out). */
+async function ticksOf(pids: number[]): Promise<Map<number, number>> {
+  const ticks = new Map<number, number>();
   for (const pid of pids) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      sum += Number(fields[11]) + Number(fields[12]);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // Gone meanwhile: its time is lost to the sum.
     }
   }
+  return ticks;
+}
+
+/**
+ * Ticks the processes took between the two readings: a process started meanwhile counts whole, one
+ * that ended meanwhile (e.g. the backend that filled the memory) is not subtracted.
+ */
+function ticksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ticks] of after) sum += ticks - (before.get(pid) ?? 0);
   return sum;
 }
 
@@ -78,7 +92,9 @@ try {
   const postgres = await descendantPids(stack.pid);
   const [threadsBefore, postgresBefore] = [await threadStats(stack.pid), await ticksOf(postgres)];
   loadStartOffset = Date.now() - spawnedAt + 500;
-  const result = await measure({ ...load, connections, durationSeconds, pids: [] });
+  const rate =
+    process.env.PROFILE_RATE === undefined ? {} : { overallRate: Number(process.env.PROFILE_RATE) };
+  const result = await measure({ ...load, ...rate, connections, durationSeconds, pids: [] });
   loadEndOffset = Date.now() - spawnedAt - 500;
   const [threads, postgresTicks] = [
     await threadStats(stack.pid),
@@ -96,7 +112,7 @@ try {
   process.stdout.write(
     [
       `${scenario}: ${Math.round(result.requestsPerSecond)} requests/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}, non-2xx ${result.non2xx}`,
-      `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(postgresTicks - postgresBefore)}`,
+      `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(ticksBetween(postgresBefore, postgresTicks))}`,
       `main thread preempted (involuntary context switches): ${(main?.involuntarySwitches ?? 0) - (mainBefore?.involuntarySwitches ?? 0)}`,
     ].join('\n'),
   );
