@@ -31,6 +31,8 @@ export interface LoadOptions {
    * one connection, such as a chain of rotating refresh tokens, lives in their closures.
    */
   connectionRequests?: (index: number) => autocannon.Request[];
+  /** Requests per second across all connections; unset: as fast as the server answers. */
+  overallRate?: number;
   /** Whether a response body is the expected answer; a false counts in `errors`. */
   verifyBody?: (body: string) => boolean;
   /**
@@ -52,6 +54,7 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers ?? {},
+    ...(options.overallRate !== undefined && { overallRate: options.overallRate }),
     // Per-connection state cannot live in autocannon's request `context`: with a single request
     // per connection, RequestIterator.nextRequest (lib/requestIterator.js) resets the context to
     // a deep clone of initialContext every time the list wraps, i.e. before every request. So each

@@ -1,8 +1,12 @@
 /**
- * Where the stack's time goes under one OAuth load: the scenario of `pnpm bench` against the
- * embedded stack alone, with the stack's Node process under V8's CPU profiler.
+ * Where the stack's time goes under one load: the scenario of `pnpm bench` against the embedded
+ * stack alone, with the stack's Node process under V8's CPU profiler.
  *
- *   pnpm exec node bench/profile-stack.ts introspection|refresh   (BENCH_DURATION, BENCH_CONNECTIONS)
+ *   pnpm exec node bench/profile-stack.ts introspection|refresh|context|memory-write
+ *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
+ *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
+ *   rate the CPU per request compares two versions on a machine busy with other work, where the
+ *   throughput does not)
  *
  * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
  * its PostgreSQL processes, per request; the main thread's involuntary context switches (it was
@@ -13,15 +17,19 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
+import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
+import { brainSubject, contextLoad, memoryWriteLoad } from './brain-load.ts';
+import type { LoadOptions } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { OAuthSubject } from './oauth-subject.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
-const scenario = process.argv[2];
-if (scenario !== 'introspection' && scenario !== 'refresh')
-  throw new Error('usage: profile-stack.ts introspection|refresh');
+const SCENARIOS = ['introspection', 'refresh', 'context', 'memory-write'] as const;
+const scenario = SCENARIOS.find((name) => name === process.argv[2]);
+if (scenario === undefined) throw new Error(`usage: profile-stack.ts ${SCENARIOS.join('|')}`);
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TICKS_PER_SECOND = 100;
@@ -45,17 +53,28 @@ async function threadStats(pid: number): Promise<Map<string, ThreadStat>> {
   return stats;
 }
 
-async function ticksOf(pids: number[]): Promise<number> {
-  let sum = 0;
+/** CPU ticks of each process (one that is gone is left out). */
+async function ticksOf(pids: number[]): Promise<Map<number, number>> {
+  const ticks = new Map<number, number>();
   for (const pid of pids) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      sum += Number(fields[11]) + Number(fields[12]);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // Gone meanwhile: its time is lost to the sum.
     }
   }
+  return ticks;
+}
+
+/**
+ * Ticks the processes took between the two readings: a process started meanwhile counts whole, one
+ * that ended meanwhile (e.g. the backend that filled the memory) is not subtracted.
+ */
+function ticksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ticks] of after) sum += ticks - (before.get(pid) ?? 0);
   return sum;
 }
 
@@ -69,18 +88,13 @@ const stack = await startStackProcess({
 let loadStartOffset = 0;
 let loadEndOffset = 0;
 try {
-  const subject: OAuthSubject = {
-    url: process.env.PROFILE_AT === 'auth' ? await stackAuthUrl(stack.dataDir) : stack.url,
-    introspectionClient: await stackIntrospectionClient(stack.dataDir),
-    tokens: await stackTokenSource(stack.url),
-  };
-  const tokens = await subject.tokens(connections);
-  const load =
-    scenario === 'refresh' ? refreshChainLoad(subject, tokens) : introspectionLoad(subject, tokens);
+  const load = await loadOf(stack);
   const postgres = await descendantPids(stack.pid);
   const [threadsBefore, postgresBefore] = [await threadStats(stack.pid), await ticksOf(postgres)];
   loadStartOffset = Date.now() - spawnedAt + 500;
-  const result = await measure({ ...load, connections, durationSeconds, pids: [] });
+  const rate =
+    process.env.PROFILE_RATE === undefined ? {} : { overallRate: Number(process.env.PROFILE_RATE) };
+  const result = await measure({ ...load, ...rate, connections, durationSeconds, pids: [] });
   loadEndOffset = Date.now() - spawnedAt - 500;
   const [threads, postgresTicks] = [
     await threadStats(stack.pid),
@@ -98,7 +112,7 @@ try {
   process.stdout.write(
     [
       `${scenario}: ${Math.round(result.requestsPerSecond)} requests/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}, non-2xx ${result.non2xx}`,
-      `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(postgresTicks - postgresBefore)}`,
+      `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(ticksBetween(postgresBefore, postgresTicks))}`,
       `main thread preempted (involuntary context switches): ${(main?.involuntarySwitches ?? 0) - (mainBefore?.involuntarySwitches ?? 0)}`,
     ].join('\n'),
   );
@@ -106,18 +120,50 @@ try {
   await stack.stop();
 }
 
+/** The scenario's load against the stack, its data made first (tokens, the owner's memory). */
+async function loadOf(
+  stack: StackProcess,
+): Promise<Omit<LoadOptions, 'connections' | 'durationSeconds' | 'pids'>> {
+  if (scenario === 'context' || scenario === 'memory-write') {
+    // Disposed with the process: the subject's database client stays open for the load.
+    const subject = await brainSubject(stack);
+    if (scenario === 'memory-write') return memoryWriteLoad(subject).load();
+    const rows = Number(process.env.PROFILE_MEMORY_ROWS ?? 0);
+    if (rows > 0) await subject.fillMemory(rows);
+    return (await contextLoad(subject, CONTEXT_MEMORY_MAX)).load();
+  }
+  const subject: OAuthSubject = {
+    url: process.env.PROFILE_AT === 'auth' ? await stackAuthUrl(stack.dataDir) : stack.url,
+    introspectionClient: await stackIntrospectionClient(stack.dataDir),
+    tokens: await stackTokenSource(stack.url),
+  };
+  const tokens = await subject.tokens(connections);
+  return scenario === 'refresh' ? refreshChainLoad(subject, tokens) : introspectionLoad(subject, tokens);
+}
+
 const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
 if (file === undefined) throw new Error(`no profile written to ${profileDir}`);
 process.stdout.write(
   `\n\nmain thread samples during the load, by nearest package (${join(profileDir, file)}):\n`,
 );
-for (const [name, share] of bySamplePackage(JSON.parse(await readFile(join(profileDir, file), 'utf8')))) {
+for (const [name, share] of bySamplePackage(
+  JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile,
+)) {
   if (share >= 0.005) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
 }
 
+const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
+process.stdout.write('\nour own functions (services/, packages/) by samples under them (inclusive):\n');
+for (const [name, share] of byOwnFrame(profile).slice(0, 30))
+  process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+
 interface CpuProfile {
   startTime: number;
-  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -143,6 +189,36 @@ function bySamplePackage(profile: CpuProfile): [string, number][] {
     }
     const key = label ?? 'node core';
     counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return [...counts]
+    .map(([name, count]): [string, number] => [name, count / total])
+    .sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * Share of the load's samples spent in (or under) each function of our own code: a closer look
+ * than the packages, e.g. which pipeline step or store method costs what.
+ */
+function byOwnFrame(profile: CpuProfile): [string, number][] {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const counts = new Map<string, number>();
+  let time = profile.startTime;
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    time += profile.timeDeltas[index] ?? 0;
+    const offsetMs = (time - profile.startTime) / 1000;
+    if (offsetMs < loadStartOffset || offsetMs > loadEndOffset) return;
+    total += 1;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      const frame = nodes.get(at)?.callFrame;
+      const own = frame === undefined ? undefined : /\/((?:services|packages)\/.+)$/.exec(frame.url)?.[1];
+      if (frame === undefined || own === undefined || own.includes('node_modules')) continue;
+      seen.add(`${frame.functionName || '(anonymous)'} ${own}:${frame.lineNumber + 1}`);
+    }
+    for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
   });
   return [...counts]
     .map(([name, count]): [string, number] => [name, count / total])

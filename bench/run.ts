@@ -3,7 +3,7 @@
  * measured in the same run, written to docs/benchmarks.md.
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 50).
- * BENCH_ONLY=discovery|oauth|capabilities|memory|audit (comma-separated) runs only those scenarios and
+ * BENCH_ONLY=discovery|oauth|capabilities|context|memory-write|memory|audit (comma-separated) runs only those scenarios and
  * prints their rows without writing docs/benchmarks.md (which always holds a full run).
  * BENCH_SETTLE_SECONDS (default 5): how long the memory scenario lets a process idle before sampling.
  */
@@ -14,9 +14,19 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as idle } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
 import { startReadyProcess, startStackProcess } from '@pag/testkit';
 import type { IngestResult } from './audit-ingest.ts';
 import { BATCH_SIZE, measureIngest } from './audit-ingest.ts';
+import type { BrainSubject } from './brain-load.ts';
+import {
+  brainSubject,
+  CONTEXT_PATH,
+  contextLoad,
+  FULL_MEMORY_ROWS,
+  MEMORY_PATH,
+  memoryWriteLoad,
+} from './brain-load.ts';
 import {
   CAPABILITIES_PATH,
   forgedTokenLike,
@@ -63,6 +73,11 @@ const CAPABILITIES_TARGET = { requestsPerSecond: 3_000, p99Ms: 25 };
  * when nothing kept the audit events; the issue's target with every event persisted is 90 % of it.
  */
 const CAPABILITIES_BEFORE_AUDIT = { requestsPerSecond: 3_569, commit: '8703aab', share: 0.9 };
+/** Issue 12's targets: the context and the memory write, requests/s each; the context's spread over its memory. */
+const BRAIN_TARGET = { requestsPerSecond: 2_000, contextSpread: 0.1 };
+const CONTEXT_EMPTY = `GET ${CONTEXT_PATH}, empty memory (whole pipeline, brain)`;
+const CONTEXT_FULL = `GET ${CONTEXT_PATH}, ${FULL_MEMORY_ROWS} memory entries of the owner`;
+const MEMORY_WRITE = `POST ${MEMORY_PATH} (whole pipeline, brain, one row each)`;
 /** The issue's targets for the audit log's ingest on this machine: events/s, and × the plain INSERT's. */
 const INGEST_TARGET = { eventsPerSecond: 5_000, ofPlain: 0.5 };
 const only = new Set(
@@ -314,6 +329,106 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
   ];
 }
 
+/** The memory write's answers and the rows found for them afterwards. */
+let memoryWritten: { answered: number; rows: number } | undefined;
+
+/** The context beside the same bytes from a bare server (checked as the load checks the stack's). */
+async function contextScenario(subject: BrainSubject, stackPid: number, name: string): Promise<Scenario> {
+  const context = await contextLoad(subject, CONTEXT_MEMORY_MAX);
+  const gateway = await warmUpAndMeasure(context.load, stackPids(stackPid));
+  await using same = await startSameBodyServer(BASELINE_SERVER, context.body);
+  const expected = context.body.toString();
+  const bare = await warmUpAndMeasure(
+    () => ({ url: `${same.server.url}${CONTEXT_PATH}`, verifyBody: (text) => text === expected }),
+    async () => [same.server.pid],
+  );
+  return {
+    name,
+    measured: {
+      subject: `gateway (embedded stack), dashboard token, scope full, ${context.rows} entries`,
+      result: gateway,
+    },
+    baseline: { subject: `baseline: bare node:http, same body (${context.body.length} bytes)`, result: bare },
+  };
+}
+
+/**
+ * The brain's scenarios on one stack: the context with an empty memory, the memory write (a
+ * unique note per request, each answer a 201 with its entry, the rows counted afterwards), then
+ * the owner's memory filled to FULL_MEMORY_ROWS by SQL and the context again.
+ */
+async function brainScenarios(): Promise<Scenario[]> {
+  await using stack = await startStackProcess();
+  await using subject = await brainSubject(stack);
+  const scenarios: Scenario[] = [];
+  if (runs('context')) scenarios.push(await contextScenario(subject, stack.pid, CONTEXT_EMPTY));
+  if (runs('memory-write')) {
+    const before = await subject.rows();
+    const writes = memoryWriteLoad(subject);
+    const gateway = await warmUpAndMeasure(writes.load, stackPids(stack.pid));
+    gateway.errors += writes.counts.wrong;
+    memoryWritten = { answered: writes.counts.written, rows: (await subject.rows()) - before };
+    // A request in flight when a run ends may be stored without its answer being counted.
+    const unseen = memoryWritten.rows - memoryWritten.answered;
+    if (unseen < 0 || unseen > 2 * connections)
+      throw new Error(`${memoryWritten.answered} notes answered 201, but ${memoryWritten.rows} rows stored`);
+    const entry = Buffer.from(
+      JSON.stringify({
+        id: 'mem_0123456789abcdefghijkl',
+        content: 'bench: run 1, connection 0, note 1',
+        agentId: 'agt_0123456789abcdefghijkl',
+        createdAt: new Date().toISOString(),
+      }),
+    );
+    await using same = await startSameBodyServer(BASELINE_SERVER, entry);
+    const bare = await warmUpAndMeasure(
+      () => ({
+        url: `${same.server.url}${MEMORY_PATH}`,
+        connectionRequests: () => [{ method: 'POST', path: MEMORY_PATH, body: '{"content":"bench"}' }],
+      }),
+      async () => [same.server.pid],
+    );
+    scenarios.push({
+      name: MEMORY_WRITE,
+      measured: { subject: 'gateway (embedded stack), dashboard token, scope full', result: gateway },
+      baseline: { subject: "baseline: bare node:http, an entry's body, no pipeline", result: bare },
+    });
+  }
+  if (runs('context')) {
+    await subject.fillMemory(FULL_MEMORY_ROWS);
+    scenarios.push(await contextScenario(subject, stack.pid, CONTEXT_FULL));
+  }
+  return scenarios;
+}
+
+/** Whether the context and the memory write reach the issue's targets, and the context stays flat. */
+function brainNotes(scenarios: Scenario[]): string {
+  const find = (name: string) => scenarios.find((s) => s.name === name)?.measured.result;
+  const lines: string[] = [];
+  const rate = (r: Measurement) => Math.round(r.requestsPerSecond);
+  const reached = (r: Measurement) =>
+    r.requestsPerSecond >= BRAIN_TARGET.requestsPerSecond ? 'met' : 'NOT met';
+  for (const name of [CONTEXT_EMPTY, CONTEXT_FULL, MEMORY_WRITE]) {
+    const r = find(name);
+    if (r !== undefined)
+      lines.push(
+        `Target: ${name} at least ${BRAIN_TARGET.requestsPerSecond} requests/s: ${reached(r)} (${rate(r)} requests/s, server CPU ${cpuMsPerRequest(r).toFixed(3)} ms per request).`,
+      );
+  }
+  const [empty, full] = [find(CONTEXT_EMPTY), find(CONTEXT_FULL)];
+  if (empty !== undefined && full !== undefined) {
+    const spread = Math.abs(full.requestsPerSecond - empty.requestsPerSecond) / empty.requestsPerSecond;
+    lines.push(
+      `Target: the context within ${100 * BRAIN_TARGET.contextSpread} % between an empty memory and ${FULL_MEMORY_ROWS} entries: ${spread <= BRAIN_TARGET.contextSpread ? 'met' : 'NOT met'} (${(100 * spread).toFixed(1)} %).`,
+    );
+  }
+  if (memoryWritten !== undefined)
+    lines.push(
+      `Memory rows written by the load (warm-up and measurement): ${memoryWritten.rows} rows for ${memoryWritten.answered} answers 201 with their entry (a request in flight when a run ends is stored, its answer not counted).`,
+    );
+  return lines.join('\n');
+}
+
 interface MemoryRow {
   subject: string;
   sample: MemorySample;
@@ -453,7 +568,7 @@ function ratios(scenarios: Scenario[]): string {
 }
 
 function target(scenarios: Scenario[]): string {
-  const notes = capabilitiesNotes(scenarios);
+  const notes = [capabilitiesNotes(scenarios), brainNotes(scenarios)].filter(Boolean).join('\n\n');
   const introspection = scenarios.find((s) => s.name === INTROSPECTION);
   if (introspection === undefined) return notes;
   const measured = introspection.measured.result.requestsPerSecond;
@@ -511,6 +626,7 @@ const scenarios = [
   ...(runs('discovery') ? [await discoveryIndexScenario()] : []),
   ...(runs('oauth') ? await oauthScenarios() : []),
   ...(runs('capabilities') ? await capabilitiesScenarios() : []),
+  ...(runs('context') || runs('memory-write') ? await brainScenarios() : []),
 ];
 const memory = runs('memory') ? await memoryScenario() : [];
 const ingest = runs('audit') ? await measureIngest({ durationSeconds }) : undefined;
@@ -565,6 +681,16 @@ so each is checked and counted as from many addresses; past the default budget a
 refused before its token is looked at). Each is set beside the right token, answered from the
 gateway's introspection cache (ratios: wrong ÷ right). A wrong token's cost is compared as server
 CPU time per request, within 15 % for run-to-run noise.
+
+Brain (bench/brain-load.ts): \`GET ${CONTEXT_PATH}\` and \`POST ${MEMORY_PATH}\` through the whole
+pipeline and the bus to the brain and its PostgreSQL, with a dashboard token of scope \`full\` made by
+\`pag token create\`, on one stack: the context with an empty memory; the memory write, each request
+a note of its own, each answer a 201 with its entry, and afterwards the rows counted; then the owner's
+memory filled to ${FULL_MEMORY_ROWS} entries by one INSERT through the stack's PostgreSQL (the
+owner's real rows) and the context again. Every context answer must carry the memory count of the
+rows in the table and no unavailable part (the first in full: the newest ${CONTEXT_MEMORY_MAX} entries at most).
+Baselines: a bare node:http server answering the same context bytes, and one answering an entry's body
+to the same POST.
 
 Memory (bench/memory.ts): the proportional set size (PSS, \`/proc/<pid>/smaps_rollup\`) of the
 stack's Node process and of every process of its embedded PostgreSQL (server and backends), summed;

@@ -97,8 +97,10 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     agentId: expect.stringMatching(/^ag_/),
     createdAt: expect.any(String),
   });
+  expect(memoryCount).toBe(2);
   // Bob's token (not counted against Alice's limit): his own empty memory.
-  expect((await contextOf(bobToken)).memory).toEqual([]);
+  const bobs = await contextOf(bobToken);
+  expect([bobs.memory, bobs.memoryCount]).toEqual([[], 0]);
   // 5, 6: the last two within the limit.
   expect((await call(aliceToken, '/api/v1/identity')).status).toBe(200);
   expect((await call(aliceToken, '/api/v1/personas')).status).toBe(200);

@@ -143,6 +143,7 @@ export {
   migrationChecksum,
   PRISMA_MIGRATE_LOCK_KEY,
   runMigrateCommand,
+  sqlPoolOf,
   startEmbeddedPostgres,
   startPurgeJob,
 } from './db/mod.ts';

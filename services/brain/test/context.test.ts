@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { BrainContext } from '@pag/contracts';
+import type { BrainContext, MemoryEntry } from '@pag/contracts';
 import { AppError, BrainContext as BrainContextSchema, BrainSubjects } from '@pag/contracts';
 import { DEFAULT_PERSONA } from '../src/domain/default-persona.ts';
 import { CONTEXT_MEMORY_LIMIT } from '../src/handlers/context-get.ts';
@@ -85,10 +85,28 @@ describe('brain.context.get', () => {
         content: `note ${i}`,
       })),
     });
-    const { memory } = await context(accountId);
+    const { memory, memoryCount } = await context(accountId);
+    expect(memoryCount).toBe(total);
     expect(memory).toHaveLength(CONTEXT_MEMORY_LIMIT);
     expect(memory[0]?.content).toBe(`note ${total - 1}`);
     expect(memory.at(-1)?.content).toBe(`note ${total - CONTEXT_MEMORY_LIMIT}`);
+  });
+
+  test('an entry reads back exactly as it was written: id, content, agent and time', async () => {
+    const accountId = t.auth.addAccount('exact@example.com');
+    const written = [];
+    for (const [content, agentId] of [
+      ['Zürich, "quoted", a tab\tand\na new line; emoji 🦉 and \\ backslash', 'ag_writer'],
+      ['written without an agent', undefined],
+    ] as const) {
+      written.unshift(
+        await t.ask<MemoryEntry>(BrainSubjects.memoryCreate, { accountId, agentId }, { body: { content } }),
+      );
+    }
+    const reply = await context(accountId, 'ag_reader');
+    expect(reply.memory).toEqual(written);
+    expect(reply.memoryCount).toBe(2);
+    expect(written[1]).toMatchObject({ agentId: 'ag_writer' });
   });
 
   test("account B never sees account A's persona, identity or memory", async () => {

@@ -10,7 +10,7 @@ export { applyMigrations } from './migrations.ts';
 export type { NotificationListener } from './notifications.ts';
 export { listenForNotifications } from './notifications.ts';
 export type { DisconnectableClient, PrismaClientOptions } from './prisma.ts';
-export { createPrismaClient } from './prisma.ts';
+export { createPrismaClient, sqlPoolOf } from './prisma.ts';
 export type { PurgeJob, PurgeTask } from './purge-job.ts';
 export { startPurgeJob } from './purge-job.ts';
 export type { SchemaDriftOptions } from './schema-drift.ts';

@@ -3,6 +3,7 @@
  * built once here on the brain's database client.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { ContextStore } from './context-store.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
 import { MemoryAdminStore } from './memory-admin-store.ts';
@@ -10,6 +11,7 @@ import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
 
 export interface BrainStores {
+  context: ContextStore;
   memory: MemoryStore;
   memoryAdmin: MemoryAdminStore;
   personas: PersonaStore;
@@ -19,6 +21,7 @@ export interface BrainStores {
 
 export function brainStores(prisma: PrismaClient): BrainStores {
   return {
+    context: new ContextStore(prisma),
     memory: new MemoryStore(prisma),
     memoryAdmin: new MemoryAdminStore(prisma),
     personas: new PersonaStore(prisma),
