@@ -8,7 +8,7 @@ import type { EndpointHandler } from '@pag/kit';
 import type { BrainHandlerDeps } from './handlers/brain-deps.ts';
 import { contextGet } from './handlers/context-get.ts';
 import { identityGet } from './handlers/identity-get.ts';
-import { knowledgeList } from './handlers/knowledge-list.ts';
+import { knowledgeList, ownerKnowledgeList } from './handlers/knowledge-list.ts';
 import { memoryCreate } from './handlers/memory-create.ts';
 import { personasList } from './handlers/personas-list.ts';
 
@@ -18,4 +18,5 @@ export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerD
   personasList,
   identityGet,
   knowledgeList,
+  ownerKnowledgeList,
 ];
