@@ -1,8 +1,10 @@
 /** What the brain's handlers need, built once by service.ts. */
+import type { ChatRuntime } from '../chat/answer-chat.ts';
 import type { OwnerIdentity } from '../identity/owner-identity.ts';
 import type { BrainStores } from '../store/brain-stores.ts';
 
 export interface BrainHandlerDeps {
   stores: BrainStores;
   identity: OwnerIdentity;
+  chat: ChatRuntime;
 }

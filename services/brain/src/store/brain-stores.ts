@@ -3,16 +3,22 @@
  * built once here on the brain's database client.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { ConversationStore } from './conversation-store.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
+import { ProviderStore } from './provider-store.ts';
+import { SearchStore } from './search.ts';
 
 export interface BrainStores {
   memory: MemoryStore;
   personas: PersonaStore;
   identities: IdentityStore;
   knowledge: KnowledgeStore;
+  conversations: ConversationStore;
+  providers: ProviderStore;
+  search: SearchStore;
 }
 
 export function brainStores(prisma: PrismaClient): BrainStores {
@@ -21,5 +27,8 @@ export function brainStores(prisma: PrismaClient): BrainStores {
     personas: new PersonaStore(prisma),
     identities: new IdentityStore(prisma),
     knowledge: new KnowledgeStore(prisma),
+    conversations: new ConversationStore(prisma),
+    providers: new ProviderStore(prisma),
+    search: new SearchStore(prisma),
   };
 }
