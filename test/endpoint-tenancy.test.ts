@@ -27,13 +27,23 @@ import type { TestProxy } from '../services/proxy/test/support/start-test-proxy.
 import { startTestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
 import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
+/** What A leaves behind every endpoint; B must never see it. */
+const MARK = 'tenant-a-mark';
+
 /** A valid body for each endpoint that takes one (the rest take null). */
 const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
   [BrainEndpoints.memoryCreate.subject]: { content: 'a note of the caller' },
+  // The offline brain (no provider here) would quote A's marked document to A only.
+  [BrainEndpoints.chatSend.subject]: { message: MARK },
 };
 
-/** What A leaves behind every endpoint; B must never see it. */
-const MARK = 'tenant-a-mark';
+/**
+ * Path params of endpoints that address one resource: until A's resource exists, one that exists
+ * nowhere (such an endpoint passes the scope check with a 404); then A's (the seed sets it).
+ */
+const SAMPLE_PARAMS = new Map<string, Record<string, string>>([
+  [BrainEndpoints.conversationGet.subject, { id: 'conv_AAAAAAAAAAAAAAAAAAAAAA' }],
+]);
 
 interface Served {
   bus: TestBrain['bus'] | TestProxy['bus'];
@@ -56,6 +66,14 @@ beforeAll(async () => {
       await brain.ask(BrainEndpoints.memoryCreate.subject, { accountId }, { body: { content: MARK } });
       await addPersona(brain.db, accountId, { name: MARK });
       await addDocument(brain.db, accountId, { title: MARK, kind: 'notes', content: MARK });
+      const chat = await brain.ask<{ conversationId: string }>(
+        BrainEndpoints.chatSend.subject,
+        { accountId },
+        {
+          body: { message: MARK },
+        },
+      );
+      SAMPLE_PARAMS.set(BrainEndpoints.conversationGet.subject, { id: chat.conversationId });
     },
   });
   served.set('proxy', {
@@ -79,7 +97,11 @@ afterAll(async () => {
 const accountEndpoints = EndpointList.filter((endpoint) => endpoint.caller === 'account');
 
 function messageOf(endpoint: AnyEndpoint) {
-  return { params: {}, query: {}, body: SAMPLE_BODIES[endpoint.subject] ?? null };
+  return {
+    params: SAMPLE_PARAMS.get(endpoint.subject) ?? {},
+    query: {},
+    body: SAMPLE_BODIES[endpoint.subject] ?? null,
+  };
 }
 
 /** The scope the route asks for, or null when a valid token is enough. */
@@ -153,7 +175,9 @@ describe.each(servedEndpoints.map((endpoint) => [endpoint.subject, endpoint] as 
       if (needed !== null) {
         expect(await withScopes('')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
         expect(await withScopes('unrelated:read')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
-        expect(await withScopes(needed)).toEqual({ answered: expect.anything() });
+        expect(await withScopes(needed)).toEqual(
+          SAMPLE_PARAMS.has(endpoint.subject) ? { code: 'NOT_FOUND' } : { answered: expect.anything() },
+        );
       } else {
         expect(await withScopes('')).toEqual({ answered: expect.anything() });
       }
@@ -177,11 +201,14 @@ describe("never another account's rows", () => {
     }
   }, 60_000);
 
+  // A refusal (B asking for A's conversation: 404) is compared like an answer.
   const as = (who: 'a' | 'b' | 'fresh', endpoint: AnyEndpoint) =>
-    ask(endpoint, {
-      [MessageHeaders.accountId]: accounts[who].get(endpoint.to),
-      [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
-    });
+    refusal(
+      ask(endpoint, {
+        [MessageHeaders.accountId]: accounts[who].get(endpoint.to),
+        [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
+      }),
+    );
 
   test('B sees what a fresh account sees, and nothing of A', async () => {
     expect(servedEndpoints.length).toBeGreaterThan(0);
