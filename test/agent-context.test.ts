@@ -1,7 +1,7 @@
 /**
  * Issue 5's acceptance on the embedded stack, as an operator and an agent would do it: an owner
  * made with `pag owner create`, a token with `pag token create` (scope read, daily limit 6); the
- * context of the fresh account in one call (no persona, the owner's identity, empty memory, no
+ * context of the fresh account in one call (the default persona, the owner's identity, empty memory, no
  * services, the endpoints filtered by the token's scopes, nothing unavailable); a memory note
  * written through the API appears in it, newest first, for this owner only; the request over the
  * limit is 429 with Retry-After and the RateLimit fields.
@@ -11,6 +11,7 @@ import { endpointsForScopes, GatewayContext } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
 import { pagCommand } from '../packages/stack/test/support/pag.ts';
+import { DEFAULT_PERSONA } from '../services/brain/src/domain/default-persona.ts';
 
 const ALICE = { email: 'alice@context.test', password: 'alice long password' };
 const BOB = { email: 'bob@context.test', password: 'bob long password here' };
@@ -64,9 +65,16 @@ async function contextOf(token: string): Promise<GatewayContext> {
 test('a fresh account, then a note, then the limit (requests counted: 6 pass, the 7th is 429)', async () => {
   // 1: the fresh account's context.
   expect(await contextOf(aliceToken)).toEqual({
-    persona: null,
+    persona: {
+      id: expect.stringMatching(/^per_/),
+      name: DEFAULT_PERSONA.name,
+      description: DEFAULT_PERSONA.description,
+      soul_content: DEFAULT_PERSONA.soulContent,
+      active: true,
+    },
     user: { name: 'alice', email: ALICE.email, timezone: null, locale: null, summary: null },
     memory: [],
+    memoryCount: 0,
     services: [],
     endpoints: endpointsForScopes(['read']),
     unavailable: [],
@@ -80,11 +88,13 @@ test('a fresh account, then a note, then the limit (requests counted: 6 pass, th
     expect(written.status).toBe(201);
   }
   // 4: newest first, with ids and times.
-  const { memory } = await contextOf(aliceToken);
+  const { memory, memoryCount } = await contextOf(aliceToken);
+  expect(memoryCount).toBe(2);
   expect(memory?.map((entry) => entry.content)).toEqual(['Lives in Berlin.', 'Prefers mornings.']);
   expect(memory?.[0]).toEqual({
     id: expect.stringMatching(/^mem_/),
     content: 'Lives in Berlin.',
+    agentId: expect.stringMatching(/^ag_/),
     createdAt: expect.any(String),
   });
   // Bob's token (not counted against Alice's limit): his own empty memory.

@@ -27,23 +27,25 @@ import type { TestProxy } from '../services/proxy/test/support/start-test-proxy.
 import { startTestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
 import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
-/** What A leaves behind every endpoint; B must never see it. */
-const MARK = 'tenant-a-mark';
-
 /** A valid body for each endpoint that takes one (the rest take null). */
 const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
   [BrainEndpoints.memoryCreate.subject]: { content: 'a note of the caller' },
-  // The offline brain (no provider here) would quote A's marked document to A only.
-  [BrainEndpoints.chatSend.subject]: { message: MARK },
+  // MARK (declared below): the offline brain (no provider here) quotes A's marked document to A only.
+  [BrainEndpoints.chatSend.subject]: { message: 'tenant-a-mark' },
 };
 
-/**
- * Path params of endpoints that address one resource: until A's resource exists, one that exists
- * nowhere (such an endpoint passes the scope check with a 404); then A's (the seed sets it).
- */
-const SAMPLE_PARAMS = new Map<string, Record<string, string>>([
-  [BrainEndpoints.conversationGet.subject, { id: 'conv_AAAAAAAAAAAAAAAAAAAAAA' }],
-]);
+/** A's memory entry (seeded with this id): B deleting it must be 404, and it must stay. */
+const A_MEMORY_ID = 'mem_tenant-a-entry';
+
+/** Path parameters of an endpoint that names a resource: A's (for anyone else the answer is 404). */
+const SAMPLE_PARAMS: Record<string, Record<string, string>> = {
+  [BrainEndpoints.memoryDelete.subject]: { id: A_MEMORY_ID },
+  // Until A's seed has started a conversation (and put its id here), one that exists nowhere.
+  [BrainEndpoints.conversationGet.subject]: { id: 'conv_AAAAAAAAAAAAAAAAAAAAAA' },
+};
+
+/** What A leaves behind every endpoint; B must never see it. */
+const MARK = 'tenant-a-mark';
 
 interface Served {
   bus: TestBrain['bus'] | TestProxy['bus'];
@@ -64,6 +66,7 @@ beforeAll(async () => {
     newAccount: (email) => brain.auth.addAccount(email),
     seed: async (accountId) => {
       await brain.ask(BrainEndpoints.memoryCreate.subject, { accountId }, { body: { content: MARK } });
+      await brain.db.memoryEntry.create({ data: { id: A_MEMORY_ID, accountId, content: MARK } });
       await addPersona(brain.db, accountId, { name: MARK });
       await addDocument(brain.db, accountId, { title: MARK, kind: 'notes', content: MARK });
       const chat = await brain.ask<{ conversationId: string }>(
@@ -73,7 +76,7 @@ beforeAll(async () => {
           body: { message: MARK },
         },
       );
-      SAMPLE_PARAMS.set(BrainEndpoints.conversationGet.subject, { id: chat.conversationId });
+      SAMPLE_PARAMS[BrainEndpoints.conversationGet.subject] = { id: chat.conversationId };
     },
   });
   served.set('proxy', {
@@ -98,7 +101,7 @@ const accountEndpoints = EndpointList.filter((endpoint) => endpoint.caller === '
 
 function messageOf(endpoint: AnyEndpoint) {
   return {
-    params: SAMPLE_PARAMS.get(endpoint.subject) ?? {},
+    params: SAMPLE_PARAMS[endpoint.subject] ?? {},
     query: {},
     body: SAMPLE_BODIES[endpoint.subject] ?? null,
   };
@@ -167,6 +170,11 @@ describe.each(servedEndpoints.map((endpoint) => [endpoint.subject, endpoint] as 
     });
 
     test("re-checks the route's scope", async () => {
+      // Past the checks: an answer, or NOT_FOUND for the id of another account's resource.
+      const passed =
+        SAMPLE_PARAMS[endpoint.subject] === undefined
+          ? { answered: expect.anything() }
+          : { code: 'NOT_FOUND' };
       const service = served.get(endpoint.to);
       const accountId = service?.newAccount('scope@tenancy.test') ?? randomUUID();
       const needed = scopeOf(endpoint);
@@ -175,15 +183,18 @@ describe.each(servedEndpoints.map((endpoint) => [endpoint.subject, endpoint] as 
       if (needed !== null) {
         expect(await withScopes('')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
         expect(await withScopes('unrelated:read')).toEqual({ code: 'INSUFFICIENT_SCOPE' });
-        expect(await withScopes(needed)).toEqual(
-          SAMPLE_PARAMS.has(endpoint.subject) ? { code: 'NOT_FOUND' } : { answered: expect.anything() },
-        );
+        expect(await withScopes(needed)).toEqual(passed);
       } else {
-        expect(await withScopes('')).toEqual({ answered: expect.anything() });
+        expect(await withScopes('')).toEqual(passed);
       }
     });
   },
 );
+
+/** The reply with every persona id replaced by one placeholder. */
+function samePersonaIds(reply: unknown): unknown {
+  return JSON.parse(JSON.stringify(reply).replace(/"per_[A-Za-z0-9_-]{22}"/g, '"per_…"'));
+}
 
 describe("never another account's rows", () => {
   const accounts: Record<'a' | 'b' | 'fresh', Map<string, string>> = {
@@ -201,19 +212,25 @@ describe("never another account's rows", () => {
     }
   }, 60_000);
 
-  // A refusal (B asking for A's conversation: 404) is compared like an answer.
   const as = (who: 'a' | 'b' | 'fresh', endpoint: AnyEndpoint) =>
-    refusal(
-      ask(endpoint, {
-        [MessageHeaders.accountId]: accounts[who].get(endpoint.to),
-        [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
-      }),
-    );
+    ask(endpoint, {
+      [MessageHeaders.accountId]: accounts[who].get(endpoint.to),
+      [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
+    });
+
+  /** null for NOT_FOUND when the endpoint names A's resource (SAMPLE_PARAMS). */
+  const asOrNotFound = (who: 'b' | 'fresh', endpoint: AnyEndpoint) =>
+    as(who, endpoint).catch((error: unknown) => {
+      if (SAMPLE_PARAMS[endpoint.subject] !== undefined && (error as AppError).code === 'NOT_FOUND')
+        return null;
+      throw error;
+    });
 
   test('B sees what a fresh account sees, and nothing of A', async () => {
     expect(servedEndpoints.length).toBeGreaterThan(0);
     for (const endpoint of servedEndpoints) {
-      const seenByB = await as('b', endpoint);
+      // Naming A's resource (SAMPLE_PARAMS) is refused as if it did not exist.
+      let seenByB = await asOrNotFound('b', endpoint);
       const text = JSON.stringify(seenByB);
       expect({ subject: endpoint.subject, leaksMark: text.includes(MARK) }).toEqual({
         subject: endpoint.subject,
@@ -221,8 +238,10 @@ describe("never another account's rows", () => {
       });
       expect(text).not.toContain(accounts.a.get(endpoint.to));
       if (!isRead(endpoint)) continue;
-      // Reads: A's data shows for A (the seed reaches this endpoint), never for B.
-      const seenByFresh = await as('fresh', endpoint);
+      // Reads: A's data shows for A (the seed reaches this endpoint), never for B. Each account
+      // has its own default persona (same name and text, its own id): ids of personas are not compared.
+      const seenByFresh = samePersonaIds(await asOrNotFound('fresh', endpoint));
+      seenByB = samePersonaIds(seenByB);
       expect({ subject: endpoint.subject, reply: seenByB }).toEqual({
         subject: endpoint.subject,
         reply: seenByFresh,
@@ -232,5 +251,6 @@ describe("never another account's rows", () => {
         reply: seenByFresh,
       });
     }
+    expect(await brain.db.memoryEntry.count({ where: { id: A_MEMORY_ID } })).toBe(1);
   });
 });

@@ -30,7 +30,7 @@ describe('startService', () => {
           },
         ),
       ).rejects.toMatchObject({ code: 'AUTHENTICATION_REQUIRED' });
-      // The brain's tables exist: a fresh account's personas are read from them, none yet.
+      // The brain's tables exist: a fresh account's personas are read from them (its default made first).
       await expect(
         started.bus.request(
           BrainSubjects.personasList,

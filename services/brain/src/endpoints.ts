@@ -11,6 +11,19 @@ import { conversationGet } from './handlers/conversation-get.ts';
 import { identityGet } from './handlers/identity-get.ts';
 import { knowledgeList, ownerKnowledgeList } from './handlers/knowledge-list.ts';
 import { memoryCreate } from './handlers/memory-create.ts';
+import { memoryDelete } from './handlers/memory-delete.ts';
+import { ownerIdentityGet } from './handlers/owner-identity-get.ts';
+import { ownerIdentitySet } from './handlers/owner-identity-set.ts';
+import { ownerKnowledgeDelete } from './handlers/owner-knowledge-delete.ts';
+import { ownerKnowledgeGet } from './handlers/owner-knowledge-get.ts';
+import { ownerKnowledgeSave } from './handlers/owner-knowledge-save.ts';
+import { ownerMemoryClear } from './handlers/owner-memory-clear.ts';
+import { ownerMemoryDelete } from './handlers/owner-memory-delete.ts';
+import { ownerMemoryList } from './handlers/owner-memory-list.ts';
+import { ownerPersonaAssign } from './handlers/owner-persona-assign.ts';
+import { ownerPersonaDelete } from './handlers/owner-persona-delete.ts';
+import { ownerPersonaSave } from './handlers/owner-persona-save.ts';
+import { ownerPersonasList } from './handlers/owner-personas-list.ts';
 import { ownerProviderClear, ownerProviderGet, ownerProviderSet } from './handlers/owner-provider.ts';
 import { personasList } from './handlers/personas-list.ts';
 
@@ -20,10 +33,25 @@ export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerD
   personasList,
   identityGet,
   knowledgeList,
-  ownerKnowledgeList,
+  memoryDelete,
+  // The owner's side (BrainOwnerEndpoints: the auth service's dashboard asks, `pag` opens the stores).
+  ownerPersonasList,
+  ownerPersonaSave,
+  ownerPersonaDelete,
+  ownerPersonaAssign,
+  ownerKnowledgeGet,
+  ownerKnowledgeSave,
+  ownerKnowledgeDelete,
+  ownerIdentityGet,
+  ownerIdentitySet,
+  ownerMemoryList,
+  ownerMemoryDelete,
+  ownerMemoryClear,
+  // Chat, conversations, the owner's provider; the owner's knowledge listing is the agent route's.
   chatSend,
   conversationGet,
   ownerProviderGet,
   ownerProviderSet,
   ownerProviderClear,
+  ownerKnowledgeList,
 ];

@@ -13,6 +13,7 @@ import type { BrainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
 import { brainEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { DefaultPersona } from './identity/default-persona.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
 import { brainStores } from './store/brain-stores.ts';
 
@@ -32,9 +33,11 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
   });
   try {
     const stores = brainStores(prisma);
+    const defaultPersona = new DefaultPersona(stores.personas);
     const identity = new OwnerIdentity({
       bus,
       identities: stores.identities,
+      defaultPersona,
       authTimeoutMs: config.authTimeoutMs,
       logger,
     });
@@ -51,7 +54,7 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
     };
     const subscriptions = await serveEndpoints(
       bus,
-      { service: 'brain', deps: { stores, identity, chat }, logger, metrics },
+      { service: 'brain', deps: { stores, identity, defaultPersona, chat }, logger, metrics },
       brainEndpoints,
     );
     logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');

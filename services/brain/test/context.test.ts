@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { BrainContext } from '@pag/contracts';
 import { AppError, BrainContext as BrainContextSchema, BrainSubjects } from '@pag/contracts';
+import { DEFAULT_PERSONA } from '../src/domain/default-persona.ts';
 import { CONTEXT_MEMORY_LIMIT } from '../src/handlers/context-get.ts';
 import { addPersona } from './support/seed.ts';
 import type { TestBrain } from './support/start-test-brain.ts';
@@ -23,12 +24,18 @@ const context = (accountId: string | undefined, agentId?: string) =>
   t.ask<BrainContext>(BrainSubjects.contextGet, { accountId, agentId });
 
 describe('brain.context.get', () => {
-  test("a fresh account's context: no persona, the identity seeded from its account, no memory", async () => {
+  test("a fresh account's context: the default persona, the identity seeded from its account, no memory", async () => {
     const accountId = t.auth.addAccount('fresh.owner@example.com');
     const reply = await context(accountId, 'ag_first');
     expect(BrainContextSchema.parse(reply)).toEqual(reply);
     expect(reply).toEqual({
-      persona: null,
+      persona: {
+        id: expect.stringMatching(/^per_/),
+        name: DEFAULT_PERSONA.name,
+        description: DEFAULT_PERSONA.description,
+        soul_content: DEFAULT_PERSONA.soulContent,
+        active: true,
+      },
       user: {
         name: 'fresh.owner',
         email: 'fresh.owner@example.com',
@@ -61,10 +68,10 @@ describe('brain.context.get', () => {
     expect((await context(accountId)).persona?.id).toBe(defaultId);
   });
 
-  test('without a default persona, an agent without its own gets none', async () => {
+  test('an account without a default persona gets one on its next read', async () => {
     const accountId = t.auth.addAccount('nodefault@example.com');
     await addPersona(t.db, accountId, { name: 'Only for one', agentId: 'ag_one' });
-    expect((await context(accountId, 'ag_two')).persona).toBeNull();
+    expect((await context(accountId, 'ag_two')).persona?.name).toBe(DEFAULT_PERSONA.name);
   });
 
   test('memory comes newest first, at most CONTEXT_MEMORY_LIMIT entries', async () => {
@@ -93,7 +100,7 @@ describe('brain.context.get', () => {
     await context(a);
     const seenByB = await context(b, 'ag_shared_name');
     expect(seenByB).toEqual({
-      persona: null,
+      persona: expect.objectContaining({ name: DEFAULT_PERSONA.name }),
       user: { name: 'tenant.b', email: 'tenant.b@example.com', timezone: null, locale: null, summary: null },
       memory: [],
       memoryCount: 0,

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { PersonaList } from '@pag/contracts';
 import { BrainSubjects, PersonaList as PersonaListSchema } from '@pag/contracts';
+import { DEFAULT_PERSONA } from '../src/domain/default-persona.ts';
 import { addPersona } from './support/seed.ts';
 import type { TestBrain } from './support/start-test-brain.ts';
 import { startTestBrain } from './support/start-test-brain.ts';
@@ -40,10 +41,10 @@ describe('brain.personas.list', () => {
     expect(active(await list(accountId))).toEqual(['Default']);
   });
 
-  test('without a default, an agent without its own persona sees none active', async () => {
+  test('an account without a default gets one first, and an agent without its own sees it active', async () => {
     const accountId = t.auth.addAccount('nodefault.list@example.com');
     await addPersona(t.db, accountId, { name: 'Coder', agentId: 'ag_coder' });
-    expect(active(await list(accountId, 'ag_other'))).toEqual([]);
+    expect(active(await list(accountId, 'ag_other'))).toEqual([DEFAULT_PERSONA.name]);
   });
 
   test("a name is taken once per account; an agent's persona is one of its own account's", async () => {
@@ -63,7 +64,8 @@ describe('brain.personas.list', () => {
     const b = t.auth.addAccount('per.b@example.com');
     await addPersona(t.db, a, { name: 'A default' });
     await addPersona(t.db, a, { name: 'A agent', agentId: 'ag_same' });
-    expect(await list(b, 'ag_same')).toEqual({ personas: [] });
+    const seenByB = await list(b, 'ag_same');
+    expect(seenByB.personas.map((p) => [p.name, p.active])).toEqual([[DEFAULT_PERSONA.name, true]]);
   });
 
   test('a missing account header or a malformed agent header is refused', async () => {

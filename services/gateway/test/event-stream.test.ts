@@ -317,6 +317,40 @@ describe('Accept: text/event-stream', () => {
   });
 });
 
+test('a stream may outlast REQUEST_TIMEOUT_MS, which bounds receiving the request only', async () => {
+  const strict = await stack.startAnother({ REQUEST_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '500' });
+  const logger = createLogger({ service: 'brain', level: 'silent' });
+  const metrics = createMetrics({ defaultMetrics: false });
+  const slow = handle(BrainEndpoints.chatSend, async (caller) => {
+    await caller.stream!.send('start', { conversationId: 'conv_1', model: 'test-model' });
+    // Past the request timeout and node:http's next check of it (every second).
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    await caller.stream!.send('delta', { text: 'still here' });
+    return reply('still here');
+  });
+  const subscriptions = await serveEndpoints(
+    strict.bus.peer(),
+    { service: 'brain', deps: {}, logger, metrics },
+    [slow],
+  );
+  try {
+    const response = await fetch(`${strict.url}/api/v1/brain/chat`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer chat-token',
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ message: 'wait' }),
+    });
+    const text = await response.text();
+    expect(text).toContain('event: delta\ndata: {"text":"still here"}\n\n');
+    expect(text).toContain('event: done\n');
+  } finally {
+    for (const subscription of subscriptions) await subscription.close();
+  }
+});
+
 describe('without Accept: text/event-stream', () => {
   test("JSON as before, the handler has no stream, and the route's own timeout applies", async () => {
     brain = async (caller, message) => {

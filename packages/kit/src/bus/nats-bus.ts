@@ -130,8 +130,10 @@ export class NatsBus implements Bus {
         if (message.data.length === 0 && message.headers?.code === 503) {
           return receiver.fail(new BusNoRespondersError(subject));
         }
-        const part = partOf(message.string(), fromNatsHeaders(message.headers));
-        if (part === undefined) return;
+        const data = message.string();
+        const headers = fromNatsHeaders(message.headers);
+        // A plain reply is a responder that does not stream (an older version): its reply ends it.
+        const part = partOf(data, headers) ?? { kind: 'reply', data, headers };
         const control = message.reply;
         receiver.receive(part, () => {
           if (control !== undefined && !this.#nc.isClosed()) this.#nc.publish(control, Empty);
@@ -273,7 +275,10 @@ export class NatsBus implements Bus {
         });
       },
       cancelled: cancelled.signal,
-      close: () => control.unsubscribe(),
+      // `max: 1` may have closed it already.
+      close: () => {
+        if (!control.isClosed()) control.unsubscribe();
+      },
     });
   }
 

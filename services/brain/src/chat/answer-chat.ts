@@ -21,6 +21,7 @@ import type { Passage } from '../domain/chat-prompt.ts';
 import { buildPrompt } from '../domain/chat-prompt.ts';
 import { OFFLINE_MODEL, offlineReplyParts } from '../domain/offline-reply.ts';
 import { newId } from '../domain/resource-id.ts';
+import type { DefaultPersona } from '../identity/default-persona.ts';
 import type { OwnerIdentity } from '../identity/owner-identity.ts';
 import type { BrainStores } from '../store/brain-stores.ts';
 import type { ChatAudit } from './chat-audit.ts';
@@ -44,6 +45,7 @@ export interface ChatRuntime {
 export interface ChatDeps {
   stores: BrainStores;
   identity: OwnerIdentity;
+  defaultPersona: DefaultPersona;
   chat: ChatRuntime;
 }
 
@@ -89,6 +91,8 @@ async function reply(
   };
   try {
     const page = { limit: RETRIEVE_PER_KIND, offset: 0 };
+    // Before the persona is read: an account met for the first time gets its default persona.
+    await deps.defaultPersona.ensure(caller.accountId);
     const [persona, identity, history, knowledge, memory] = await Promise.all([
       deps.stores.personas.applying(caller.accountId, caller.agentId),
       deps.identity.get(caller.accountId, caller.requestId),

@@ -14,7 +14,9 @@ export const CONTEXT_MEMORY_LIMIT = CONTEXT_MEMORY_MAX;
 
 export const contextGet = handle(
   BrainEndpoints.contextGet,
-  async (caller, _input, { stores, identity }: BrainHandlerDeps) => {
+  async (caller, _input, { stores, identity, defaultPersona }: BrainHandlerDeps) => {
+    // Before the persona is read: an account met for the first time gets its default persona here.
+    await defaultPersona.ensure(caller.accountId);
     const [persona, user, memory, memoryCount] = await Promise.all([
       stores.personas.applying(caller.accountId, caller.agentId),
       identity.get(caller.accountId, caller.requestId),

@@ -5,6 +5,8 @@
  *
  * - Concurrent first reads in this process share one request to auth and one insert; reads on
  *   other replicas may ask too, and the insert-if-absent keeps one row whatever the order.
+ * - The first read of an account in this process also gives it its default persona when it has
+ *   none (default-persona.ts), so the context read with it carries a persona.
  * - When auth cannot answer, the read fails with its code (SERVICE_UNAVAILABLE, UPSTREAM_TIMEOUT;
  *   UPSTREAM_ERROR for a reply that breaks OwnerAccount or names another account): an identity
  *   is never invented.
@@ -15,10 +17,12 @@ import type { Bus, Logger } from '@pag/kit';
 import { InvalidReplyError, requestEndpoint } from '@pag/kit';
 import { identityFromAccount } from '../domain/seed-identity.ts';
 import type { IdentityStore } from '../store/identity-store.ts';
+import type { DefaultPersona } from './default-persona.ts';
 
 export interface OwnerIdentityOptions {
   bus: Bus;
   identities: IdentityStore;
+  defaultPersona: DefaultPersona;
   /** How long to wait for auth.account.get. */
   authTimeoutMs: number;
   logger: Logger;
@@ -33,6 +37,7 @@ export class OwnerIdentity {
   }
 
   async get(accountId: string, requestId: string | undefined): Promise<Identity> {
+    await this.#options.defaultPersona.ensure(accountId);
     const stored = await this.#options.identities.find(accountId);
     if (stored !== null) return stored;
     let seeding = this.#seeding.get(accountId);

@@ -6,6 +6,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ConversationStore } from './conversation-store.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
+import { MemoryAdminStore } from './memory-admin-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
 import { ProviderStore } from './provider-store.ts';
@@ -13,6 +14,7 @@ import { SearchStore } from './search.ts';
 
 export interface BrainStores {
   memory: MemoryStore;
+  memoryAdmin: MemoryAdminStore;
   personas: PersonaStore;
   identities: IdentityStore;
   knowledge: KnowledgeStore;
@@ -24,6 +26,7 @@ export interface BrainStores {
 export function brainStores(prisma: PrismaClient): BrainStores {
   return {
     memory: new MemoryStore(prisma),
+    memoryAdmin: new MemoryAdminStore(prisma),
     personas: new PersonaStore(prisma),
     identities: new IdentityStore(prisma),
     knowledge: new KnowledgeStore(prisma),

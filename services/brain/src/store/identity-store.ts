@@ -30,4 +30,10 @@ export class IdentityStore {
     if (stored === null) throw new Error(`identity profile of ${accountId} vanished after its insert`);
     return stored;
   }
+
+  /** Changes only the fields given (undefined keeps one; null clears it); null without a profile. */
+  async update(accountId: string, fields: Partial<Omit<Identity, 'email'>>): Promise<Identity | null> {
+    const changed = await this.#prisma.identityProfile.updateMany({ where: { accountId }, data: fields });
+    return changed.count === 0 ? null : this.find(accountId);
+  }
 }

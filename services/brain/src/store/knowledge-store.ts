@@ -1,16 +1,20 @@
 /**
- * The owner's knowledge-base documents. Only the account's own rows.
+/**
+ * The owner's knowledge-base documents. Only the account's own rows: a document of another
+ * account is as absent as one that never existed.
  *
  * One page of them (`page`) serves the agent route (GET /api/v1/brain/knowledge-base) and the
  * owner's listing alike: without `q`, most recently updated first (ties by id), paged by keyset
  * (the cursor carries the last row's update time and id, so a document added meanwhile neither
  * repeats nor hides a row); with `q`, the brain's one full-text search (search.ts), best first,
  * paged by offset into the ranked matches. Each page reads one row more than it returns to know
- * whether another follows.
+ * whether another follows. `list` (every document) is `pag knowledge list`'s.
  */
 import type { KnowledgeBase, KnowledgeDocument } from '@pag/contracts';
 import { decodeAfter, decodeOffset, encodeAfter, encodeOffset } from '../domain/page-cursor.ts';
+import { newId } from '../domain/resource-id.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { KnowledgeHit, Page } from './search.ts';
 import { searchKnowledge } from './search.ts';
 
 export interface KnowledgePageQuery {
@@ -19,14 +23,21 @@ export interface KnowledgePageQuery {
   cursor?: string | undefined;
 }
 
-interface DocumentRow {
-  id: string;
+/** A document's fields as the owner gives them. */
+export interface DocumentFields {
   title: string;
   kind: string;
   content: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
+
+const DOCUMENT_SELECT = {
+  id: true,
+  title: true,
+  kind: true,
+  content: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 export class KnowledgeStore {
   readonly #prisma: PrismaClient;
@@ -55,7 +66,7 @@ export class KnowledgeStore {
       },
       orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
       take: query.limit + 1,
-      select: { id: true, title: true, kind: true, content: true, createdAt: true, updatedAt: true },
+      select: DOCUMENT_SELECT,
     });
     const documents = rows.slice(0, query.limit);
     const last = documents.at(-1);
@@ -76,15 +87,61 @@ export class KnowledgeStore {
       nextCursor: hits.length > query.limit ? encodeOffset(offset + query.limit) : null,
     };
   }
+
+  /** Every document of the account, most recently updated first (`pag knowledge list`). */
+  async list(accountId: string): Promise<KnowledgeBase> {
+    const rows = await this.#prisma.knowledgeDocument.findMany({
+      where: { accountId },
+      orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+      select: DOCUMENT_SELECT,
+    });
+    return { documents: rows.map(toDocument), nextCursor: null };
+  }
+
+  /** The brain's one full-text search over the account's documents (search.ts), best first. */
+  async search(accountId: string, text: string, page: Page): Promise<KnowledgeHit[]> {
+    return searchKnowledge(this.#prisma, accountId, text, page);
+  }
+
+  async find(accountId: string, id: string): Promise<KnowledgeDocument | null> {
+    const row = await this.#prisma.knowledgeDocument.findFirst({
+      where: { accountId, id },
+      select: DOCUMENT_SELECT,
+    });
+    return row === null ? null : toDocument(row);
+  }
+
+  async create(accountId: string, fields: DocumentFields): Promise<KnowledgeDocument> {
+    const row = await this.#prisma.knowledgeDocument.create({
+      data: { id: newId('document'), accountId, ...fields },
+      select: DOCUMENT_SELECT,
+    });
+    return toDocument(row);
+  }
+
+  /** Replaces the title, kind and content of the account's document `id`; null if it has none. */
+  async update(accountId: string, id: string, fields: DocumentFields): Promise<KnowledgeDocument | null> {
+    const changed = await this.#prisma.knowledgeDocument.updateMany({
+      where: { accountId, id },
+      data: { ...fields, updatedAt: new Date() },
+    });
+    return changed.count === 0 ? null : this.find(accountId, id);
+  }
+
+  /** Whether the account had a document `id` (now deleted). */
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const gone = await this.#prisma.knowledgeDocument.deleteMany({ where: { accountId, id } });
+    return gone.count > 0;
+  }
 }
 
-function toDocument(row: DocumentRow): KnowledgeDocument {
-  return {
-    id: row.id,
-    title: row.title,
-    kind: row.kind,
-    content: row.content,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+function toDocument(row: {
+  id: string;
+  title: string;
+  kind: string;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+}): KnowledgeDocument {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }

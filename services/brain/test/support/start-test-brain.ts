@@ -2,14 +2,15 @@
  * For the brain's integration tests, on testkit's startService: a real PostgreSQL with the
  * brain's migrations, a broker (the in-memory one, or a real nats-server when the test run chose
  * it) with the brain on one connection, a fake auth service (auth.account.get) on another and the test's own
- * connection to ask from, as the gateway would (identity in headers). A client on
+ * connection to ask from, as the gateway would (identity in headers); the owner's endpoints are
+ * asked on the fake auth's connection, as the auth service would. A client on
  * the same database puts in what no endpoint writes yet (personas, documents) and looks at what
  * rests there. close() stops all of it; the database by the pid the helper got.
  */
-import type { DispatchRequest } from '@pag/contracts';
+import type { AnyEndpoint, DispatchRequest, EndpointInput, EndpointReply } from '@pag/contracts';
 import { MessageHeaders } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
-import { createPrismaClient } from '@pag/kit';
+import { createPrismaClient, requestEndpoint } from '@pag/kit';
 import type { TestBroker, TestPostgres } from '@pag/kit/testing';
 import { startService } from '@pag/testkit';
 import type { BrainConfig } from '../../src/config.ts';
@@ -37,6 +38,10 @@ export interface TestBrain extends AsyncDisposable {
   readonly config: BrainConfig;
   /** Asks the brain as the gateway does: a DispatchRequest with the caller in headers. */
   ask<R = unknown>(subject: string, caller: Caller, request?: Partial<DispatchRequest>): Promise<R>;
+  /** Asks an owner endpoint as the auth service does (its connection); the reply checked. */
+  askOwner<E extends AnyEndpoint>(endpoint: E, input: EndpointInput<E>): Promise<EndpointReply<E>>;
+  /** The auth service's connection, to send what the contracts would refuse to type. */
+  readonly authBus: Bus;
   /** Another brain replica on the same database and broker (closed with the rest). */
   startReplica(): Promise<RunningBrain>;
   close(): Promise<void>;
@@ -59,7 +64,8 @@ export async function startTestBrain(env: Record<string, string> = {}): Promise<
   // waits this long once.
   const started = await startService(brainService, { env: { AUTH_TIMEOUT_MS: '2000', ...env } });
   try {
-    const auth = await FakeAuth.start(await started.connect('auth'));
+    const authBus = await started.connect('auth');
+    const auth = await FakeAuth.start(authBus);
     const db = createPrismaClient(PrismaClient, {
       databaseUrl: started.postgres.url,
       schema: brainService.database.schema,
@@ -84,6 +90,8 @@ export async function startTestBrain(env: Record<string, string> = {}): Promise<
           { params: {}, query: {}, body: null, ...request },
           { timeoutMs: 5_000, headers: callerHeaders(caller) },
         ),
+      askOwner: (endpoint, input) => requestEndpoint(authBus, endpoint, input, { timeoutMs: 5_000 }),
+      authBus,
       startReplica: () => started.startReplica(),
       close,
       [Symbol.asyncDispose]: close,

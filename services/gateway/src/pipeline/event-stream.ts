@@ -50,13 +50,13 @@ export async function streamEvents(req: Request, res: Response, ask: EventStream
   const gone = new AbortController();
   const onClose = () => gone.abort();
   res.once('close', onClose);
-  const parts = relayEndpointStream(ask.bus, ask.endpoint, ask.message, {
-    timeoutMs: ask.timeoutMs,
-    headers: ask.headers,
-    signal: gone.signal,
-  });
   let started = false;
   try {
+    const parts = relayEndpointStream(ask.bus, ask.endpoint, ask.message, {
+      timeoutMs: ask.timeoutMs,
+      headers: ask.headers,
+      signal: gone.signal,
+    });
     for await (const part of parts) {
       if (!started) {
         started = true;

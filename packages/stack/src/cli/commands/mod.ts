@@ -6,8 +6,12 @@ import { clientList } from './client-list.ts';
 import { connectionCommands } from './connection.ts';
 import { deviceCommands } from './device.ts';
 import { handshakeCommands } from './handshake.ts';
+import { identityCommands } from './identity.ts';
 import { keysRotate } from './keys-rotate.ts';
+import { knowledgeCommands } from './knowledge.ts';
+import { memoryCommands } from './memory.ts';
 import { ownerCreate } from './owner-create.ts';
+import { personaCommands } from './persona.ts';
 import { tokenCommands } from './token.ts';
 
 /** Every `pag` command, in the order `pag help` lists them. */
@@ -18,6 +22,10 @@ export const COMMANDS: readonly Command[] = [
   ...handshakeCommands,
   ...deviceCommands,
   ...connectionCommands,
+  ...personaCommands,
+  ...knowledgeCommands,
+  ...identityCommands,
+  ...memoryCommands,
   auditList,
   auditVerify,
   keysRotate,
