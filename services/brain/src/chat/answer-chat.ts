@@ -17,7 +17,7 @@
 import type { ChatReply, ChatRequest } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import type { AccountCaller } from '@pag/kit';
-import type { Passage } from '../domain/chat-prompt.ts';
+import type { Passage, PromptInput } from '../domain/chat-prompt.ts';
 import { buildPrompt } from '../domain/chat-prompt.ts';
 import { OFFLINE_MODEL, offlineReplyParts } from '../domain/offline-reply.ts';
 import { newId } from '../domain/resource-id.ts';
@@ -111,39 +111,18 @@ async function reply(
       await stream?.send('delta', { text });
     };
 
-    let text: string;
-    let usage: ChatReply['usage'] = null;
-    let sources: ChatReply['sources'];
-    if (provider === null) {
-      const quoted = passages.slice(0, OFFLINE_QUOTES);
-      const parts = offlineReplyParts(quoted);
-      for (const part of parts) await onDelta(part);
-      text = parts.join('');
-      sources = {
-        knowledge: quoted.filter((p) => p.source === 'knowledge').map((p) => p.id),
-        memory: quoted.filter((p) => p.source === 'memory').map((p) => p.id),
-      };
-    } else {
-      const prompt = buildPrompt({
-        persona,
-        identity,
-        passages,
-        history,
-        message,
-        budgetTokens: deps.chat.config.contextTokens,
-        now: new Date(),
-      });
-      const completion = await complete(provider, prompt.messages, {
-        timeoutMs: deps.chat.config.timeoutMs,
-        maxRetries: deps.chat.config.maxRetries,
-        signal: stream?.signal,
-        onDelta,
-      });
-      text = completion.text;
-      model = completion.model;
-      usage = completion.usage;
-      sources = prompt.sources;
-    }
+    const generated =
+      provider === null
+        ? await quoteOffline(passages, onDelta)
+        : await askProvider(
+            provider,
+            { persona, identity, passages, history, message },
+            onDelta,
+            stream?.signal,
+            deps,
+          );
+    const { text, usage, sources } = generated;
+    model = generated.model;
     const createdAt = await deps.stores.conversations.addTurn(owner, {
       conversationId,
       isNew: turn.isNew,
@@ -183,4 +162,48 @@ async function reply(
     });
     throw error;
   }
+}
+
+interface Generated {
+  text: string;
+  model: string;
+  usage: ChatReply['usage'];
+  sources: ChatReply['sources'];
+}
+
+/** The offline brain: the best passages quoted (offline-reply.ts), streamed part by part. */
+async function quoteOffline(
+  passages: Passage[],
+  onDelta: (text: string) => Promise<void>,
+): Promise<Generated> {
+  const quoted = passages.slice(0, OFFLINE_QUOTES);
+  const parts = offlineReplyParts(quoted);
+  for (const part of parts) await onDelta(part);
+  return {
+    text: parts.join(''),
+    model: OFFLINE_MODEL,
+    usage: null,
+    sources: {
+      knowledge: quoted.filter((p) => p.source === 'knowledge').map((p) => p.id),
+      memory: quoted.filter((p) => p.source === 'memory').map((p) => p.id),
+    },
+  };
+}
+
+/** The provider's completion of the prompt built within the token budget (chat-prompt.ts). */
+async function askProvider(
+  provider: ResolvedProvider,
+  input: Omit<PromptInput, 'budgetTokens' | 'now'>,
+  onDelta: (text: string) => Promise<void>,
+  signal: AbortSignal | undefined,
+  deps: ChatDeps,
+): Promise<Generated> {
+  const prompt = buildPrompt({ ...input, budgetTokens: deps.chat.config.contextTokens, now: new Date() });
+  const completion = await complete(provider, prompt.messages, {
+    timeoutMs: deps.chat.config.timeoutMs,
+    maxRetries: deps.chat.config.maxRetries,
+    signal,
+    onDelta,
+  });
+  return { text: completion.text, model: completion.model, usage: completion.usage, sources: prompt.sources };
 }
