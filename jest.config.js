@@ -30,9 +30,13 @@ const config = {
       ...project,
       displayName: 'nats',
       testMatch: ['<rootDir>/services/{brain,proxy}/test/**/*.test.ts'],
-      // No bus in these: the schema checks, and the proxy's HTTP forwarding (its bus part, the
+      // No bus in these: the schema checks, the brain's search (SQL only), and the proxy's HTTP forwarding (its bus part, the
       // listings, is in listings.test.ts).
-      testPathIgnorePatterns: ['/schema\\.test\\.ts$', '/services/proxy/test/forwarding\\.test\\.ts$'],
+      testPathIgnorePatterns: [
+        '/schema\\.test\\.ts$',
+        '/services/brain/test/search\\.test\\.ts$',
+        '/services/proxy/test/forwarding\\.test\\.ts$',
+      ],
       setupFiles: ['<rootDir>/packages/kit/src/testing/on-nats.setup.ts'],
     },
   ],

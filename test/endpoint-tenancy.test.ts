@@ -30,14 +30,18 @@ import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 /** A valid body for each endpoint that takes one (the rest take null). */
 const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
   [BrainEndpoints.memoryCreate.subject]: { content: 'a note of the caller' },
+  // MARK (declared below): the offline brain (no provider here) quotes A's marked document to A only.
+  [BrainEndpoints.chatSend.subject]: { message: 'tenant-a-mark' },
 };
 
 /** A's memory entry (seeded with this id): B deleting it must be 404, and it must stay. */
 const A_MEMORY_ID = 'mem_tenant-a-entry';
 
 /** Path parameters of an endpoint that names a resource: A's (for anyone else the answer is 404). */
-const SAMPLE_PARAMS: Readonly<Record<string, Record<string, string>>> = {
+const SAMPLE_PARAMS: Record<string, Record<string, string>> = {
   [BrainEndpoints.memoryDelete.subject]: { id: A_MEMORY_ID },
+  // Until A's seed has started a conversation (and put its id here), one that exists nowhere.
+  [BrainEndpoints.conversationGet.subject]: { id: 'conv_AAAAAAAAAAAAAAAAAAAAAA' },
 };
 
 /** What A leaves behind every endpoint; B must never see it. */
@@ -65,6 +69,14 @@ beforeAll(async () => {
       await brain.db.memoryEntry.create({ data: { id: A_MEMORY_ID, accountId, content: MARK } });
       await addPersona(brain.db, accountId, { name: MARK });
       await addDocument(brain.db, accountId, { title: MARK, kind: 'notes', content: MARK });
+      const chat = await brain.ask<{ conversationId: string }>(
+        BrainEndpoints.chatSend.subject,
+        { accountId },
+        {
+          body: { message: MARK },
+        },
+      );
+      SAMPLE_PARAMS[BrainEndpoints.conversationGet.subject] = { id: chat.conversationId };
     },
   });
   served.set('proxy', {
@@ -206,15 +218,19 @@ describe("never another account's rows", () => {
       [MessageHeaders.scopes]: scopeOf(endpoint) ?? '',
     });
 
+  /** null for NOT_FOUND when the endpoint names A's resource (SAMPLE_PARAMS). */
+  const asOrNotFound = (who: 'b' | 'fresh', endpoint: AnyEndpoint) =>
+    as(who, endpoint).catch((error: unknown) => {
+      if (SAMPLE_PARAMS[endpoint.subject] !== undefined && (error as AppError).code === 'NOT_FOUND')
+        return null;
+      throw error;
+    });
+
   test('B sees what a fresh account sees, and nothing of A', async () => {
     expect(servedEndpoints.length).toBeGreaterThan(0);
     for (const endpoint of servedEndpoints) {
-      // A write naming A's resource (SAMPLE_PARAMS) is refused as if it did not exist.
-      let seenByB = await as('b', endpoint).catch((error: unknown) => {
-        if (SAMPLE_PARAMS[endpoint.subject] !== undefined && (error as AppError).code === 'NOT_FOUND')
-          return null;
-        throw error;
-      });
+      // Naming A's resource (SAMPLE_PARAMS) is refused as if it did not exist.
+      let seenByB = await asOrNotFound('b', endpoint);
       const text = JSON.stringify(seenByB);
       expect({ subject: endpoint.subject, leaksMark: text.includes(MARK) }).toEqual({
         subject: endpoint.subject,
@@ -224,7 +240,7 @@ describe("never another account's rows", () => {
       if (!isRead(endpoint)) continue;
       // Reads: A's data shows for A (the seed reaches this endpoint), never for B. Each account
       // has its own default persona (same name and text, its own id): ids of personas are not compared.
-      const seenByFresh = samePersonaIds(await as('fresh', endpoint));
+      const seenByFresh = samePersonaIds(await asOrNotFound('fresh', endpoint));
       seenByB = samePersonaIds(seenByB);
       expect({ subject: endpoint.subject, reply: seenByB }).toEqual({
         subject: endpoint.subject,

@@ -114,6 +114,8 @@ export {
   envUrl,
   parseConfig,
 } from './config/parse-config.ts';
+// crypto
+export { envSealingKey, openSecret, SealedSecretError, sealSecret } from './crypto/sealed-secret.ts';
 export type {
   ApplyMigrationsOptions,
   ApplyMigrationsResult,

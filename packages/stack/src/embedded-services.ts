@@ -30,7 +30,12 @@ import { createLogger } from '@pag/kit';
 import { proxyService } from '@pag/proxy';
 import { embeddedAuthDefaults, embeddedAuthOverrides } from './auth-config.ts';
 import type { StackSecrets } from './secrets.ts';
-import { embeddedAuditSigningKey, embeddedGatewaySecret, embeddedVaultKey } from './secrets.ts';
+import {
+  embeddedAuditSigningKey,
+  embeddedBrainKey,
+  embeddedGatewaySecret,
+  embeddedVaultKey,
+} from './secrets.ts';
 
 /** What the stack knows before any service starts. */
 export interface StackFacts {
@@ -77,6 +82,7 @@ export const EMBEDDED_SERVICES: readonly EmbeddedService<any, any, any>[] = [
   }),
   embed({
     definition: brainService,
+    defaults: (facts) => ({ BRAIN_ENCRYPTION_KEY: embeddedBrainKey(facts.secrets) }),
     overrides: (facts) => ({ DATABASE_URL: facts.databaseUrl }),
   }),
   embed({

@@ -91,6 +91,15 @@ export function embeddedVaultKey(secrets: StackSecrets): string {
 }
 
 /**
+ * The brain's BRAIN_ENCRYPTION_KEY in embedded mode (base64 of 32 bytes; it seals the owners'
+ * own language-model API keys): derived like the vault key, under its own label, for the same
+ * reasons: DATA_DIRs made before it need no new secret, and the stack and `pag` always agree.
+ */
+export function embeddedBrainKey(secrets: StackSecrets): string {
+  return derived(secrets, 'pag brain provider key v1').toString('base64');
+}
+
+/**
  * GATEWAY_SECRET in embedded mode (the gateway signs what it forwards to auth and proxy with it):
  * derived the same way under its own label, for the same reasons: DATA_DIRs made before it need
  * nothing new, and the stack and `pag` always agree.

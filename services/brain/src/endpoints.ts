@@ -1,14 +1,15 @@
 /**
- * The brain's answers on the bus (BrainEndpoints), one handler file each, served by kit's
- * serveEndpoints. brain.chat.send has no handler yet (it needs an LLM provider): the gateway
- * answers 503 naming the brain, which is the truth, rather than a made-up reply.
+ * The brain's answers on the bus (BrainEndpoints and BrainOwnerEndpoints), one handler file each
+ * (or a few of one resource), served by kit's serveEndpoints.
  */
 import type { AnyEndpoint } from '@pag/contracts';
 import type { EndpointHandler } from '@pag/kit';
 import type { BrainHandlerDeps } from './handlers/brain-deps.ts';
+import { chatSend } from './handlers/chat-send.ts';
 import { contextGet } from './handlers/context-get.ts';
+import { conversationGet } from './handlers/conversation-get.ts';
 import { identityGet } from './handlers/identity-get.ts';
-import { knowledgeList } from './handlers/knowledge-list.ts';
+import { knowledgeList, ownerKnowledgeList } from './handlers/knowledge-list.ts';
 import { memoryCreate } from './handlers/memory-create.ts';
 import { memoryDelete } from './handlers/memory-delete.ts';
 import { ownerIdentityGet } from './handlers/owner-identity-get.ts';
@@ -23,6 +24,7 @@ import { ownerPersonaAssign } from './handlers/owner-persona-assign.ts';
 import { ownerPersonaDelete } from './handlers/owner-persona-delete.ts';
 import { ownerPersonaSave } from './handlers/owner-persona-save.ts';
 import { ownerPersonasList } from './handlers/owner-personas-list.ts';
+import { ownerProviderClear, ownerProviderGet, ownerProviderSet } from './handlers/owner-provider.ts';
 import { personasList } from './handlers/personas-list.ts';
 
 export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerDeps>[] = [
@@ -45,4 +47,11 @@ export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerD
   ownerMemoryList,
   ownerMemoryDelete,
   ownerMemoryClear,
+  // Chat, conversations, the owner's provider; the owner's knowledge listing is the agent route's.
+  chatSend,
+  conversationGet,
+  ownerProviderGet,
+  ownerProviderSet,
+  ownerProviderClear,
+  ownerKnowledgeList,
 ];

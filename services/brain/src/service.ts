@@ -2,10 +2,13 @@
  * The brain as a unit that main.ts and the embedded stack both start, on an existing bus, logger
  * and metrics registry: the database client, then its answers on the bus (endpoints.ts). It
  * has no HTTP listener of its own. close() stops the subscriptions (handlers already running
- * finish) and then disconnects the database, in that order.
+ * finish), waits for the chat's audit publishes, and then disconnects the database, in that order.
  */
 import type { ServiceDeps } from '@pag/kit';
 import { createPrismaClient, serveEndpoints } from '@pag/kit';
+import { chatAudit } from './chat/chat-audit.ts';
+import { ChatProviders } from './chat/chat-providers.ts';
+import { OwnerGate } from './chat/owner-gate.ts';
 import type { BrainConfig } from './config.ts';
 import { brainDatabase } from './database.ts';
 import { brainEndpoints } from './endpoints.ts';
@@ -38,9 +41,20 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
       authTimeoutMs: config.authTimeoutMs,
       logger,
     });
+    const audit = chatAudit(bus, logger);
+    const chat = {
+      providers: new ChatProviders({
+        store: stores.providers,
+        deployment: config.chat.provider,
+        encryptionKey: config.encryptionKey,
+      }),
+      gate: new OwnerGate(config.chat.ownerConcurrency),
+      audit,
+      config: config.chat,
+    };
     const subscriptions = await serveEndpoints(
       bus,
-      { service: 'brain', deps: { stores, identity, defaultPersona }, logger, metrics },
+      { service: 'brain', deps: { stores, identity, defaultPersona, chat }, logger, metrics },
       brainEndpoints,
     );
     logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');
@@ -48,6 +62,8 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
     const close = () => {
       closing ??= (async () => {
         await Promise.all(subscriptions.map((subscription) => subscription.close()));
+        // Chat replies that finished while closing published their audit events; wait for them.
+        await audit.close();
         await prisma.$disconnect();
       })();
       return closing;

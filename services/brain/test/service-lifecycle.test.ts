@@ -1,7 +1,7 @@
 /**
- * startBrain and close(): the brain answers its subjects once started, not brain.chat.send (no
- * LLM provider yet: nothing answers, so the gateway says the brain cannot), and close() stops
- * answering and gives back every database connection it held.
+ * startBrain and close(): the brain answers its subjects once started, and close() stops
+ * answering and gives back every database connection it held. (Chat: chat.test.ts and
+ * chat-offline.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { BrainSubjects } from '@pag/contracts';
@@ -18,13 +18,6 @@ afterAll(async () => {
 });
 
 describe('service lifecycle', () => {
-  test('brain.chat.send has no responder: SERVICE_UNAVAILABLE, never a made-up reply', async () => {
-    const accountId = t.auth.addAccount('chat@example.com');
-    await expect(
-      t.ask(BrainSubjects.chatSend, { accountId }, { body: { message: 'hello' } }),
-    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-  });
-
   test('close() stops answering and releases its database connections', async () => {
     const accountId = t.auth.addAccount('close@example.com');
     await t.ask(BrainSubjects.memoryCreate, { accountId }, { body: { content: 'before close' } });

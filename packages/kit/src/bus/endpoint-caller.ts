@@ -34,6 +34,8 @@ export interface AccountCaller extends AnonymousCaller {
   accountId: string;
   /** The calling agent; null when the token names none. */
   agentId: string | null;
+  /** The token's OAuth client (pag-client-id), for audit records; null when the sender named none. */
+  clientId: string | null;
   scopes: string[];
   /**
    * Non-null only when the requester asked for a streamed reply (a stream route asked with
@@ -50,6 +52,8 @@ export type CallerOf<C extends EndpointCaller> = C extends 'account'
     : ServiceCaller;
 
 const AccountId = z.uuid();
+/** Only kept for the audit log's clientId (at most 200 characters there); anything else is dropped. */
+const ClientId = z.string().min(1).max(200);
 const AgentId = z
   .string()
   .min(1)
@@ -83,6 +87,7 @@ export function readCaller(
     ...anonymous,
     accountId: account.data,
     agentId: agent.success ? agent.data : null,
+    clientId: ClientId.safeParse(headers[MessageHeaders.clientId]).data ?? null,
     scopes: (headers[MessageHeaders.scopes] ?? '').split(' ').filter((scope) => scope !== ''),
     stream,
   };

@@ -4,11 +4,14 @@
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ContextStore } from './context-store.ts';
+import { ConversationStore } from './conversation-store.ts';
 import { IdentityStore } from './identity-store.ts';
 import { KnowledgeStore } from './knowledge-store.ts';
 import { MemoryAdminStore } from './memory-admin-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
+import { ProviderStore } from './provider-store.ts';
+import { SearchStore } from './search.ts';
 
 export interface BrainStores {
   context: ContextStore;
@@ -17,6 +20,9 @@ export interface BrainStores {
   personas: PersonaStore;
   identities: IdentityStore;
   knowledge: KnowledgeStore;
+  conversations: ConversationStore;
+  providers: ProviderStore;
+  search: SearchStore;
 }
 
 export function brainStores(prisma: PrismaClient): BrainStores {
@@ -27,5 +33,8 @@ export function brainStores(prisma: PrismaClient): BrainStores {
     personas: new PersonaStore(prisma),
     identities: new IdentityStore(prisma),
     knowledge: new KnowledgeStore(prisma),
+    conversations: new ConversationStore(prisma),
+    providers: new ProviderStore(prisma),
+    search: new SearchStore(prisma),
   };
 }

@@ -9,7 +9,8 @@
  * - ranked by ts_rank_cd normalised by the document's length (more, rarer and closer matches
  *   first), ties by id so pages are stable;
  * - each hit carries its best passages from ts_headline, matched words between « and », computed
- *   for the page only.
+ *   for the page only: from the content, or from the title when only the title matched (a
+ *   passage without a marked word would not show why the document was found).
  *
  * Every query filters by the account (tenancy). A text without searchable words (empty, or stop
  * words only) matches nothing, without asking PostgreSQL.
@@ -69,7 +70,9 @@ export async function searchKnowledge(
     )
     SELECT hits.id, hits.title, hits.kind, hits.content,
            hits.created_at AS "createdAt", hits.updated_at AS "updatedAt", hits.rank::float8 AS rank,
-           ts_headline('english', hits.content, q.query, ${HEADLINE}) AS highlight
+           CASE WHEN to_tsvector('english', hits.content) @@ q.query
+                THEN ts_headline('english', hits.content, q.query, ${HEADLINE})
+                ELSE ts_headline('english', hits.title, q.query, ${HEADLINE}) END AS highlight
       FROM hits, q
      ORDER BY hits.rank DESC, hits.id`;
   return rows.map((row) => ({ ...row, rank: Number(row.rank) }));
@@ -102,4 +105,21 @@ export async function searchMemory(
       FROM hits, q
      ORDER BY hits.rank DESC, hits.id`;
   return rows.map((row) => ({ ...row, rank: Number(row.rank) }));
+}
+
+/** The same searches, on the brain's client (brainStores builds it once). */
+export class SearchStore {
+  readonly #prisma: PrismaClient;
+
+  constructor(prisma: PrismaClient) {
+    this.#prisma = prisma;
+  }
+
+  knowledge(accountId: string, text: string, page: Page): Promise<KnowledgeHit[]> {
+    return searchKnowledge(this.#prisma, accountId, text, page);
+  }
+
+  memory(accountId: string, text: string, page: Page & { agentId?: string | null }): Promise<MemoryHit[]> {
+    return searchMemory(this.#prisma, accountId, text, page);
+  }
 }

@@ -57,11 +57,12 @@ export function callerHeaders(caller: Caller): Record<string, string> {
   return headers;
 }
 
-export async function startTestBrain(): Promise<TestBrain> {
+/** `env` adds to the brain's environment (chat settings, for one). */
+export async function startTestBrain(env: Record<string, string> = {}): Promise<TestBrain> {
   // Long enough for 40 concurrent reads to reach both replicas on a loaded machine before the
   // test releases the held answers (300 ms tripped at a load average of 14); the timeout test
   // waits this long once.
-  const started = await startService(brainService, { env: { AUTH_TIMEOUT_MS: '2000' } });
+  const started = await startService(brainService, { env: { AUTH_TIMEOUT_MS: '2000', ...env } });
   try {
     const authBus = await started.connect('auth');
     const auth = await FakeAuth.start(authBus);

@@ -1,0 +1,138 @@
+/**
+ * One chat completion from an OpenAI-compatible provider, streamed, through the official `openai`
+ * client (docs/adr/0046): each text delta is handed on as it arrives; the reply is their
+ * concatenation, with the model the provider named and its token usage.
+ *
+ * Retries are the client's own (maxRetries = CHAT_MAX_RETRIES): it retries 408, 409, 429 and 5xx
+ * answers and failed connections before any of the reply has arrived, with exponential backoff
+ * from 0.5 s to 8 s and up to 25 % jitter, honouring the provider's Retry-After (up to 60 s);
+ * see retryRequest and calculateDefaultRetryTimeoutMillis in node_modules/openai/client.mjs.
+ * A deadline of CHAT_TIMEOUT_MS covers the whole call, retries and the streamed body included
+ * (the client's own `timeout` is per attempt and stops at the response head).
+ *
+ * Failures become the catalogue's codes with a message naming the provider's host and status,
+ * never the key (nor the provider's own error text, which may quote it): an HTTP error or a
+ * broken stream is 502 UPSTREAM_ERROR, the deadline or the client's connect timeout 504
+ * UPSTREAM_TIMEOUT, a requester that went away CLIENT_CLOSED_REQUEST. Never a fallback.
+ */
+import type { ChatUsage } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
+import OpenAI from 'openai';
+import type { ChatMessage } from '../domain/chat-prompt.ts';
+
+export interface ProviderEndpoint {
+  baseUrl: string;
+  model: string;
+  /** null: none (a local server without keys): no Authorization header is sent. */
+  apiKey: string | null;
+}
+
+export interface CompletionOptions {
+  timeoutMs: number;
+  maxRetries: number;
+  /** Aborts when the requester went away. */
+  signal?: AbortSignal | undefined;
+  onDelta(text: string): Promise<void>;
+}
+
+export interface Completion {
+  text: string;
+  model: string;
+  usage: ChatUsage | null;
+  /** The provider's HTTP status (200 once the stream started). */
+  status: number;
+}
+
+export async function complete(
+  provider: ProviderEndpoint,
+  messages: ChatMessage[],
+  options: CompletionOptions,
+): Promise<Completion> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+  const client = new OpenAI({
+    baseURL: provider.baseUrl,
+    // The client insists on a key and would read OPENAI_API_KEY (and OPENAI_ORG_ID, …) from the
+    // environment otherwise; every value is given here, and a keyless provider gets no header.
+    apiKey: provider.apiKey ?? 'no-key',
+    organization: null,
+    project: null,
+    defaultHeaders: provider.apiKey === null ? { Authorization: null } : {},
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    logLevel: 'off',
+  });
+  const host = hostOf(provider.baseUrl);
+  let text = '';
+  let model = provider.model;
+  let usage: ChatUsage | null = null;
+  try {
+    const stream = await client.chat.completions.create(
+      { model: provider.model, messages, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) {
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      }
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        await options.onDelta(delta);
+      }
+    }
+  } catch (error) {
+    throw providerFailure(error, host, options.timeoutMs, deadline, options.signal);
+  }
+  return { text, model, usage, status: 200 };
+}
+
+function providerFailure(
+  error: unknown,
+  host: string,
+  timeoutMs: number,
+  deadline: AbortSignal,
+  requester: AbortSignal | undefined,
+): AppError {
+  if (error instanceof AppError) return error;
+  if (requester?.aborted && !deadline.aborted)
+    return new AppError('CLIENT_CLOSED_REQUEST', 'The caller went away before the reply was complete.');
+  if (deadline.aborted || error instanceof OpenAI.APIConnectionTimeoutError)
+    return new AppError(
+      'UPSTREAM_TIMEOUT',
+      `The language-model provider at ${host} did not answer within ${timeoutMs} ms.`,
+      {
+        cause: error,
+        expose: true,
+        hint: 'Retry later; the owner or operator may choose a faster model or provider.',
+      },
+    );
+  if (error instanceof OpenAI.APIConnectionError)
+    return new AppError('UPSTREAM_ERROR', `The language-model provider at ${host} could not be reached.`, {
+      cause: error,
+      expose: true,
+      hint: 'Check the provider’s base URL; retry later.',
+    });
+  const status = error instanceof OpenAI.APIError ? error.status : undefined;
+  return new AppError(
+    'UPSTREAM_ERROR',
+    status === undefined
+      ? `The language-model provider at ${host} failed while answering.`
+      : `The language-model provider at ${host} failed: HTTP ${status}.`,
+    {
+      cause: error,
+      expose: true,
+      hint:
+        status === 401 || status === 403
+          ? 'The provider refused the API key; the owner or operator must set a valid one.'
+          : status === 404
+            ? 'The provider does not know the model or path; check the base URL and model name.'
+            : 'The language-model provider failed; retry later.',
+    },
+  );
+}
+
+function hostOf(baseUrl: string): string {
+  return new URL(baseUrl).host;
+}
