@@ -107,13 +107,25 @@ describe('buildOpenApiDocument', () => {
       '403',
       '413',
       '429',
+      '502',
       '503',
+      '504',
     ]);
     expect(Object.keys(byId.get('quickStart')!.responses).sort()).toEqual(['200', '429']);
     expect(Object.keys(byId.get('handshakeStatus')!.responses).sort()).toEqual([
       '200',
       '400',
       '404',
+      '429',
+      '503',
+      '504',
+    ]);
+    // A gateway route answers itself: no bus, no upstream.
+    expect(Object.keys(byId.get('tokenCapabilities')!.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
       '429',
       '503',
     ]);

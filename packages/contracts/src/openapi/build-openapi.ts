@@ -57,9 +57,10 @@ function errorStatuses(route: RouteDefinition, hasParams: boolean): ErrorStatus[
   if (hasParams) statuses.push(404);
   if (body) statuses.push(413);
   if (route.path.startsWith(API_PREFIX)) statuses.push(429);
-  if (route.service === 'proxy' && hasParams) statuses.push(502);
+  if (route.upstream) statuses.push(502);
   if (route.service !== 'gateway' || bearer) statuses.push(503);
-  if (route.service === 'proxy' && hasParams) statuses.push(504);
+  // A third party's silence, or a service reached over the bus that did not answer in time.
+  if (route.upstream || route.subject !== null) statuses.push(504);
   return statuses;
 }
 

@@ -92,7 +92,7 @@ export const ERROR_RESPONSES = {
   },
   502: {
     name: 'BadGateway',
-    description: 'The connected service failed.',
+    description: 'The connected service, or the language-model provider the brain calls, failed.',
     content: errorContent('UPSTREAM_ERROR', 'The request could not be completed.'),
   },
   503: {

@@ -82,6 +82,7 @@ function proxy(method: HttpMethod, id: string): RouteDefinition {
     access: 'connector',
     contentType: '*/*',
     paramPatterns: { service: SCOPE_NAME_PATTERN },
+    upstream: true,
   });
 }
 
@@ -183,12 +184,13 @@ export const RouteTable: readonly RouteDefinition[] = [
     scope: 'chat',
     summary: "Chat with the owner's AI brain",
     description:
-      "Chat with the owner's AI brain. With `Accept: text/event-stream` the reply streams as server-sent events: `start` {conversationId, model}, `delta` {text} as the text comes, then `done` with the reply below (or `error` with the error body).",
+      "Chat with the owner's AI brain. With `Accept: text/event-stream` the reply streams as server-sent events: `start` {conversationId, model}, `delta` {text} as the text comes, then `done` with the reply below (or `error` with the error body). A configured language-model provider that fails is 502 `UPSTREAM_ERROR`, one that does not answer in time 504 `UPSTREAM_TIMEOUT` (never an offline answer instead); without any provider the offline brain answers by quoting the owner's knowledge and memory, with their ids.",
     requestBody: ChatRequest,
     response: ChatReply,
     subject: BrainEndpoints.chatSend.subject,
     stream: true,
     timeoutMs: CHAT_ROUTE_TIMEOUT_MS,
+    upstream: true,
   }),
   r({
     id: 'getConversation',

@@ -64,6 +64,11 @@ export interface RouteDefinition {
    * null: the gateway's DISPATCH_TIMEOUT_MS.
    */
   readonly timeoutMs: number | null;
+  /**
+   * The answering service calls a third party for this route (a connected service, a language-model
+   * provider): its failure is 502 UPSTREAM_ERROR, its silence 504 UPSTREAM_TIMEOUT (OpenAPI lists both).
+   */
+  readonly upstream: boolean;
   /** Whether the discovery index lists it (false for aliases). */
   readonly listed: boolean;
   /** Extra constraint on a decoded path parameter, beyond "one safe segment". */
@@ -89,6 +94,7 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     subject: null,
     stream: false,
     timeoutMs: null,
+    upstream: false,
     listed: true,
     paramPatterns: {},
     ...input,
