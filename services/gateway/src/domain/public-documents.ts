@@ -108,7 +108,20 @@ export function quickStart(baseUrl: string): QuickStart {
       {
         title: 'Remember what matters',
         request: `POST ${API_PREFIX}/memory`,
-        detail: 'Body {"content": "<markdown>"}; the note appears in your context from then on.',
+        detail:
+          'Body {"content": "<markdown>"}; the note appears in your context from then on (the context carries the newest notes and memoryCount, the number of all). DELETE /api/v1/memory/{id} removes a note you wrote.',
+      },
+      {
+        title: "Search the owner's knowledge",
+        request: `GET ${API_PREFIX}/brain/knowledge-base?q={words}`,
+        detail:
+          'Needs the knowledge scope. Full-text search: the best matches first, each with its rank and the matching passage; without q, every document, newest first, a page at a time (nextCursor).',
+      },
+      {
+        title: "Ask the owner's brain",
+        request: `POST ${API_PREFIX}/brain/chat`,
+        detail:
+          'Needs the chat scope. Body {"message": "<text>"}; send the reply\'s conversationId with the next message to continue. The reply names its model and the knowledge and memory ids it drew on; with Accept: text/event-stream it streams. Without a language model configured, the offline brain quotes the owner\'s own data instead of writing an answer.',
       },
       {
         title: 'Call a connected service',

@@ -43,11 +43,15 @@ afterAll(async () => {
 
 test('two replicas counting 20 failures at once: exactly 3 within the budget', async () => {
   const [a, b] = [replica(), replica()];
+  const started = Date.now();
   const waits = await Promise.all(
     Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).recordFailure('198.51.100.1')),
   );
+  // The window ends 60 s after the first failure; on a loaded machine the last answers come
+  // seconds later, and their wait is that much shorter (it was 58 s once in a busy run).
+  const elapsed = Math.ceil((Date.now() - started) / 1000);
   expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
-  expect(waits.filter((wait) => wait >= 59 && wait <= 60)).toHaveLength(17);
+  expect(waits.filter((wait) => wait >= 59 - elapsed && wait <= 60)).toHaveLength(17);
   const row = await db.authFailure.findUnique({ where: { address: '198.51.100.1' } });
   expect(row?.failures).toBe(20);
 });
