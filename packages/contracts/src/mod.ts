@@ -87,6 +87,7 @@ export {
   ChatSources,
   ChatUsage,
   CONTEXT_MEMORY_MAX,
+  CONTEXT_MEMORY_MAX_BYTES,
   CONTEXT_PARTS,
   Conversation,
   ConversationMessage,

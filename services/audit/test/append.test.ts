@@ -4,7 +4,9 @@
  * a batch that cannot be stored whole is not stored at all.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createLogger } from '@pag/kit';
 import { InvalidAuditEventError } from '../src/store/audit-log.ts';
+import { AUDIT_LOGIN_ROLE } from '../src/store/login-role.ts';
 import type { OpenAuditLog } from '../src/store/open-audit-log.ts';
 import { openAuditLog } from '../src/store/open-audit-log.ts';
 import type { AuditDatabase } from './support/audit-database.ts';
@@ -116,5 +118,33 @@ describe('a batch that cannot be stored whole is not stored at all', () => {
       stored: 1,
       head: { seq: before.length + 1 },
     });
+  });
+});
+
+describe('a database connection that fails while idle', () => {
+  test('is logged and replaced: the writer, which only appends (no Prisma query), keeps running', async () => {
+    const warned: { msg: string; code?: string }[] = [];
+    const terminated = Promise.withResolvers<void>();
+    const logger = createLogger({
+      service: 'audit',
+      level: 'warn',
+      destination: {
+        write: (line: string) => {
+          warned.push(JSON.parse(line));
+          terminated.resolve();
+        },
+      },
+    });
+    await using writer = openAuditLog({ databaseUrl: database.serviceUrl, logger });
+    await writer.log.append([requestEvent()]);
+    // The writer's one pooled connection, idle now, ended by the server.
+    await database.owner.$queryRaw`
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'pag-audit' AND usename = ${AUDIT_LOGIN_ROLE} AND state = 'idle'`;
+    await terminated.promise;
+    expect(warned).toEqual([
+      expect.objectContaining({ msg: 'idle database connection failed', code: '57P01' }),
+    ]);
+    expect(await writer.log.append([requestEvent()])).toMatchObject({ stored: 1 });
   });
 });

@@ -5,9 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { BrainContext, MemoryEntry } from '@pag/contracts';
-import { AppError, BrainContext as BrainContextSchema, BrainSubjects } from '@pag/contracts';
+import {
+  AppError,
+  BrainContext as BrainContextSchema,
+  BrainSubjects,
+  MEMORY_MAX_BYTES,
+} from '@pag/contracts';
 import { DEFAULT_PERSONA } from '../src/domain/default-persona.ts';
-import { CONTEXT_MEMORY_LIMIT } from '../src/handlers/context-get.ts';
+import { CONTEXT_MEMORY_BYTES, CONTEXT_MEMORY_LIMIT } from '../src/handlers/context-get.ts';
 import { addPersona } from './support/seed.ts';
 import type { TestBrain } from './support/start-test-brain.ts';
 import { startTestBrain } from './support/start-test-brain.ts';
@@ -90,6 +95,49 @@ describe('brain.context.get', () => {
     expect(memory).toHaveLength(CONTEXT_MEMORY_LIMIT);
     expect(memory[0]?.content).toBe(`note ${total - 1}`);
     expect(memory.at(-1)?.content).toBe(`note ${total - CONTEXT_MEMORY_LIMIT}`);
+  });
+
+  test('big entries: the newest up to CONTEXT_MEMORY_BYTES of content (UTF-8 bytes), memoryCount exact', async () => {
+    const accountId = t.auth.addAccount('big.memory@example.com');
+    // 12 entries of 10,000 "ü" each: 20,000 bytes but 10,000 characters, so a budget counted in
+    // characters would carry six of them, one in bytes three (60,000 ≤ 65,536 < 80,000).
+    const total = 12;
+    const entryBytes = Buffer.byteLength('ü'.repeat(10_000));
+    await t.db.memoryEntry.createMany({
+      data: Array.from({ length: total }, (_, i) => ({
+        id: `mem_big${i}`,
+        accountId,
+        content: `${i}`.padStart(2, '0') + 'ü'.repeat(10_000 - 1),
+      })),
+    });
+    const { memory, memoryCount } = await context(accountId);
+    expect(memoryCount).toBe(total);
+    const carried = Math.floor(CONTEXT_MEMORY_BYTES / entryBytes);
+    expect(carried).toBe(3);
+    expect(memory.map((entry) => entry.id)).toEqual(
+      Array.from({ length: carried }, (_, i) => `mem_big${total - 1 - i}`),
+    );
+    const bytes = memory.reduce((sum, entry) => sum + Buffer.byteLength(entry.content), 0);
+    expect(bytes).toBeLessThanOrEqual(CONTEXT_MEMORY_BYTES);
+    expect(bytes + entryBytes).toBeGreaterThan(CONTEXT_MEMORY_BYTES);
+  });
+
+  test('an entry of the largest size fills the budget alone and is still carried, newest first', async () => {
+    const accountId = t.auth.addAccount('largest.entry@example.com');
+    const older = await t.ask<MemoryEntry>(
+      BrainSubjects.memoryCreate,
+      { accountId },
+      { body: { content: 'a short note, older' } },
+    );
+    const largest = await t.ask<MemoryEntry>(
+      BrainSubjects.memoryCreate,
+      { accountId },
+      { body: { content: 'x'.repeat(MEMORY_MAX_BYTES) } },
+    );
+    const { memory, memoryCount } = await context(accountId);
+    expect(memoryCount).toBe(2);
+    expect(memory).toEqual([largest]);
+    expect(older.id).not.toBe(largest.id);
   });
 
   test('an entry reads back exactly as it was written: id, content, agent and time', async () => {

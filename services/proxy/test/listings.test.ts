@@ -13,7 +13,10 @@ import {
   ServiceList,
   VaultTokenList,
 } from '@pag/contracts';
+import { createPrismaClient } from '@pag/kit';
 import { CONNECTORS } from '../src/connectors/catalogue.ts';
+import { proxyDatabase } from '../src/database.ts';
+import { PrismaClient } from '../src/generated/prisma/client.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
 import { startTestProxy } from './support/start-test-proxy.ts';
 
@@ -58,6 +61,47 @@ describe('a fresh account', () => {
     expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
       'chat.postMessage',
     );
+  });
+});
+
+describe('services', () => {
+  test('each connection by name, with its status and the time it was connected as stored; services no longer in the catalogue left out', async () => {
+    const account = randomUUID();
+    const db = createPrismaClient(PrismaClient, {
+      databaseUrl: stack.postgres.url,
+      schema: proxyDatabase.schema,
+    });
+    try {
+      await db.connection.createMany({
+        data: [
+          {
+            accountId: account,
+            service: 'slack',
+            status: 'error',
+            connectedAt: new Date('2026-03-04T05:06:07.000Z'),
+          },
+          {
+            accountId: account,
+            service: 'retired-service',
+            connectedAt: new Date('2026-01-01T00:00:00.000Z'),
+          },
+          { accountId: account, service: 'github', connectedAt: new Date('1999-12-31T23:59:59.999Z') },
+          {
+            accountId: account,
+            service: 'figma',
+            status: 'expired',
+            connectedAt: new Date('2026-11-24T09:05:00.050Z'),
+          },
+        ],
+      });
+    } finally {
+      await db.$disconnect();
+    }
+    expect(ServiceList.parse(await ask(ProxySubjects.servicesList, account)).services).toEqual([
+      { name: 'figma', displayName: 'Figma', status: 'expired', connectedAt: '2026-11-24T09:05:00.050Z' },
+      { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: '1999-12-31T23:59:59.999Z' },
+      { name: 'slack', displayName: 'Slack', status: 'error', connectedAt: '2026-03-04T05:06:07.000Z' },
+    ]);
   });
 });
 

@@ -22,6 +22,13 @@ export const BRAIN_PAGE_MAX = 100;
 export const CHAT_ROUTE_TIMEOUT_MS = 120_000;
 /** The context carries at most this many memory entries, the newest; older ones stay stored. */
 export const CONTEXT_MEMORY_MAX = 200;
+/**
+ * ... and at most this much of their content in all (UTF-8 bytes), always at least the newest
+ * entry (an entry is at most MEMORY_MAX_BYTES, so it fits): 200 entries of 64 KiB would be 12.5 MiB.
+ */
+export const CONTEXT_MEMORY_MAX_BYTES = 64 * 1024;
+/** What the context's memory holds, as the descriptions say it. */
+const CONTEXT_MEMORY_BOUND = `the newest entries, at most ${CONTEXT_MEMORY_MAX} and ${CONTEXT_MEMORY_MAX_BYTES / 1024} KiB of content; memoryCount counts all`;
 
 export const MemoryWriteRequest = z
   .object({
@@ -231,9 +238,7 @@ export const GatewayContext = z
     memory: z
       .array(MemoryEntry)
       .nullable()
-      .describe(
-        `Long-term memory, newest first, at most the newest ${CONTEXT_MEMORY_MAX} entries; null only when unavailable.`,
-      ),
+      .describe(`Long-term memory, newest first: ${CONTEXT_MEMORY_BOUND}; null only when unavailable.`),
     memoryCount: z
       .number()
       .int()
@@ -263,6 +268,6 @@ export const BrainContext = z
     memoryCount: z.number().int().min(0).describe('All of the owner’s memory entries.'),
   })
   .describe(
-    `Persona of the calling agent (from the pag-agent-id header), owner identity, memory (newest first, at most ${CONTEXT_MEMORY_MAX}).`,
+    `Persona of the calling agent (from the pag-agent-id header), owner identity, memory (${CONTEXT_MEMORY_BOUND}).`,
   );
 export type BrainContext = z.infer<typeof BrainContext>;

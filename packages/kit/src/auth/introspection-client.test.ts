@@ -367,6 +367,24 @@ describe('tokens read before any cache or request', () => {
     expect(fake.asked).toHaveLength(minted.length);
   });
 
+  test("a legacy token's cached answer is not used once legacy tokens are no longer accepted; a tagged one's is", async () => {
+    const tagged = tags.mint('dashboard');
+    activeToken('legacy-cached');
+    activeToken(tagged);
+    await newClient({ cacheMs: 60_000 });
+    expect(await client.introspect('legacy-cached')).not.toBeNull();
+    fake.legacyUntil = new Date(clock + 1_000).toISOString();
+    expect(await client.introspect(tagged)).not.toBeNull();
+    // Both answers cached: neither is asked about again while legacy tokens are accepted.
+    expect(await client.introspect('legacy-cached')).not.toBeNull();
+    expect(await client.introspect(tagged)).not.toBeNull();
+    clock += 1_000;
+    expect(await client.introspect('legacy-cached')).toBeNull();
+    expect(await client.introspect(tagged)).not.toBeNull();
+    expect(fake.asked).toEqual(['legacy-cached access_token', `${tagged} access_token`]);
+    clock -= 1_000;
+  });
+
   test('legacy tokens (no prefix) are asked about until the auth service says it no longer accepts them', async () => {
     activeToken('legacy-a');
     await newClient({ negativeCacheMs: 0 });

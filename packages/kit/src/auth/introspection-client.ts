@@ -1,9 +1,12 @@
 /**
  * The RFC 7662 client every resource server uses to check a bearer token at the auth service.
  *
- * Enforces: a token is read before anything else (token-tags.ts): one with our prefix whose tag does
- * not verify, a refresh token, or a legacy token (no prefix) once the auth service said it no
- * longer accepts those (legacy-tokens.ts) is inactive at once, without a cache read or a request;
+ * Enforces: a token is read before it is asked about (token-tags.ts): one with our prefix whose tag
+ * does not verify, a refresh token, or a legacy token (no prefix) once the auth service said it no
+ * longer accepts those (legacy-tokens.ts) is inactive at once, without a request. A cached answer
+ * is of a token read so already (the same text: the cache is keyed by its hash), so a hit skips the
+ * tag's HMAC (about 2 % of the gateway's thread per request, docs/adr/0043) and re-checks only what
+ * changes with time, the legacy window;
  * authentication as the resource server's own confidential client (client_secret_basic);
  * answers cached by the token's SHA-256 (never the token) for a few seconds and never past its
  * expiry; inactive answers cached briefly; concurrent checks of one token share one request; a
@@ -33,6 +36,8 @@ const REFUSE_REVOKED_MS = 10_000;
 /** An answer as cached: lru-cache holds no null, and null (inactive) is an answer worth caching. */
 interface Cached {
   answer: ActiveToken | null;
+  /** The token carries a verified tag (else it is a legacy token, askable only within the window). */
+  tagged: boolean;
 }
 
 interface InFlight {
@@ -90,10 +95,11 @@ export class IntrospectionClient implements AsyncDisposable {
 
   /** The active token, or null when it is unknown, expired or revoked. */
   async introspect(token: string, options: IntrospectOptions = {}): Promise<ActiveToken | null> {
-    if (!this.#mayBeActive(token)) return null;
     const key = tokenSha256(token);
     const cached = this.#cache.get(key);
-    if (cached !== undefined) return cached.answer;
+    if (cached !== undefined && (cached.tagged || this.#legacyAsked())) return cached.answer;
+    const shape = this.#askable(token);
+    if (shape === null) return null;
     const pending = this.#inFlight.get(key);
     if (pending !== undefined) return pending.promise;
 
@@ -101,7 +107,8 @@ export class IntrospectionClient implements AsyncDisposable {
     this.#inFlight.set(key, flight);
     try {
       const { answer, cacheable } = this.#refuseRevoked(key, await flight.promise);
-      if (!flight.stale && cacheable) setUntil(this.#cache, key, { answer }, this.#cacheUntil(answer));
+      if (!flight.stale && cacheable)
+        setUntil(this.#cache, key, { answer, tagged: shape === 'tagged' }, this.#cacheUntil(answer));
       return answer;
     } finally {
       if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
@@ -144,11 +151,16 @@ export class IntrospectionClient implements AsyncDisposable {
     return this.close();
   }
 
-  /** Whether the token is worth asking about: from its text alone, before any cache or request. */
-  #mayBeActive(token: string): boolean {
+  /** Whether the token is worth asking about, from its text alone (null: inactive at once). */
+  #askable(token: string): 'tagged' | 'legacy' | null {
     const read = this.#tags.read(token);
-    if (read.shape === 'tagged') return read.kind !== 'refresh';
-    if (read.shape === 'forged') return false;
+    if (read.shape === 'tagged') return read.kind === 'refresh' ? null : 'tagged';
+    if (read.shape === 'forged') return null;
+    return this.#legacyAsked() ? 'legacy' : null;
+  }
+
+  /** Whether legacy tokens (no prefix) are still asked about now. */
+  #legacyAsked(): boolean {
     return this.#legacyUntil === undefined || (this.#legacyUntil !== null && this.#now() < this.#legacyUntil);
   }
 

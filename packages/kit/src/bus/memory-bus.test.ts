@@ -1,10 +1,13 @@
 /**
  * What only the in-memory bus has to prove beyond the shared contract: receivers never share
  * objects, and a stream drops what every durable consumer is done with (bounded memory in the
- * embedded mode) and, while no consumer exists yet, keeps only the newest messages.
+ * embedded mode) and, while no consumer exists yet, keeps only the newest messages; the broker's
+ * kept audiences of subjects follow every subscription and stream that comes or goes.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Collector } from './bus-test-helpers.ts';
+import type { BrokerSubscription, RoutedMessage } from './memory-broker.ts';
+import { AUDIENCES_KEPT, MemoryBroker } from './memory-broker.ts';
 import { MemoryBus } from './memory-bus.ts';
 import { MemoryStream, RETAINED_WITHOUT_CONSUMER } from './memory-stream.ts';
 
@@ -73,5 +76,64 @@ describe('MemoryBus', () => {
       /overlaps stream A/,
     );
     await bus.close();
+  });
+});
+
+describe('MemoryBroker', () => {
+  const message = (subject: string): RoutedMessage => ({ subject, data: '""', headers: {} });
+  /** A subscription that tells `seen` its name for each message it receives. */
+  const member = (
+    name: string,
+    pattern: string,
+    seen: Collector<string>,
+    queue?: string,
+  ): BrokerSubscription => ({
+    pattern,
+    queue,
+    deliver: () => seen.push(name),
+  });
+
+  test('a subscription that comes or goes after a subject was routed counts from the next message', async () => {
+    const broker = new MemoryBroker();
+    const seen = new Collector<string>();
+    broker.subscribe(member('plain', 'orders.*', seen));
+    expect(broker.route(message('orders.created'))).toBe(1);
+    const removeA = broker.subscribe(member('a', 'orders.>', seen, 'workers'));
+    broker.subscribe(member('b', 'orders.created', seen, 'workers'));
+    expect(broker.route(message('orders.created'))).toBe(2);
+    expect(broker.route(message('orders.created'))).toBe(2);
+    expect(broker.route(message('orders.created'))).toBe(2);
+    // The queue group's members take turns.
+    expect((await seen.atLeast(7)).slice(1).sort()).toEqual(['a', 'a', 'b', 'plain', 'plain', 'plain']);
+    removeA();
+    for (let i = 0; i < 2; i++) expect(broker.route(message('orders.created'))).toBe(2);
+    expect((await seen.atLeast(11)).slice(7).sort()).toEqual(['b', 'b', 'plain', 'plain']);
+    expect(broker.route(message('orders.deleted'))).toBe(1);
+    expect(broker.route(message('payments.created'))).toBe(0);
+  });
+
+  test('more subjects than it keeps are still routed to their subscribers', async () => {
+    const broker = new MemoryBroker();
+    const seen = new Collector<string>();
+    broker.subscribe(member('even', 'n.*.even', seen));
+    broker.subscribe(member('all', 'n.>', seen));
+    const total = AUDIENCES_KEPT + 10;
+    let receivers = 0;
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < total; i++)
+        receivers += broker.route(message(`n.${i}.${i % 2 === 0 ? 'even' : 'odd'}`));
+    expect(receivers).toBe(2 * (total + total / 2));
+    expect((await seen.atLeast(receivers)).filter((name) => name === 'even')).toHaveLength(total);
+  });
+
+  test('the stream of a subject follows the streams as they are made and changed', () => {
+    const broker = new MemoryBroker();
+    expect(broker.streamFor('orders.created')).toBeUndefined();
+    broker.ensureStream({ name: 'ORDERS', subjects: ['orders.*'] });
+    expect(broker.streamFor('orders.created')?.name).toBe('ORDERS');
+    broker.ensureStream({ name: 'ORDERS', subjects: ['orders.paid'] });
+    expect(broker.streamFor('orders.created')).toBeUndefined();
+    broker.ensureStream({ name: 'ALL', subjects: ['orders.created'] });
+    expect(broker.streamFor('orders.created')?.name).toBe('ALL');
   });
 });

@@ -90,16 +90,21 @@ export function createPrismaClient<Client extends DisconnectableClient>(
     application_name: `pag-${options.schema}`,
     max: options.maxConnections,
   });
+  // An idle connection that fails (a restarted database) is an 'error' event of the pool, which
+  // throws when nobody listens. The adapter listens only once Prisma itself connected
+  // (@prisma/adapter-pg's connect()); a store that reads through sqlPoolOf alone would take the
+  // process down, so the pool listens from the start. The message and code only: pg's error
+  // carries its client object, connection settings included.
+  pool.on('error', (error) =>
+    options.logger?.warn(
+      { error: error.message, code: (error as { code?: unknown }).code },
+      'idle database connection failed',
+    ),
+  );
   const adapter = new PrismaPg(pool, {
     schema: options.schema,
     // The pool is this client's alone: $disconnect ends it, as it ended the adapter's own.
     disposeExternalPool: true,
-    // The message and code only: pg's error carries its client object, connection settings included.
-    onPoolError: (error) =>
-      options.logger?.warn(
-        { error: error.message, code: (error as { code?: unknown }).code },
-        'idle database connection failed',
-      ),
     onConnectionError: (error) =>
       options.logger?.warn(
         { error: error.message, code: (error as { code?: unknown }).code },

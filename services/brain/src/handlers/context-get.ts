@@ -2,16 +2,19 @@
  * brain.context.get (the gateway's GET /api/v1/gateway/context asks it): the brain's parts of the
  * agent's context, read in one statement (store/context-store.ts): the persona applying to the
  * calling agent (active), the owner's identity (seeded from the auth service on a fresh account)
- * and the newest CONTEXT_MEMORY_LIMIT memory entries, newest first, with the count of all of them
+ * and the newest memory entries, newest first, at most CONTEXT_MEMORY_LIMIT of them and
+ * CONTEXT_MEMORY_MAX_BYTES of their content (at least the newest), with the count of all of them
  * (brain.memory_counts). Identity that cannot be had fails the whole reply (BrainContext requires
  * it); the gateway then reports the brain's parts unavailable.
  */
-import { BrainEndpoints, CONTEXT_MEMORY_MAX } from '@pag/contracts';
+import { BrainEndpoints, CONTEXT_MEMORY_MAX, CONTEXT_MEMORY_MAX_BYTES } from '@pag/contracts';
 import { handle } from '@pag/kit';
 import type { BrainHandlerDeps } from './brain-deps.ts';
 
 /** How many memory entries the context carries at most (the newest): the contracts say. */
 export const CONTEXT_MEMORY_LIMIT = CONTEXT_MEMORY_MAX;
+/** How many bytes of content (UTF-8) those entries carry at most in all: the contracts say. */
+export const CONTEXT_MEMORY_BYTES = CONTEXT_MEMORY_MAX_BYTES;
 
 export const contextGet = handle(
   BrainEndpoints.contextGet,
@@ -23,7 +26,7 @@ export const contextGet = handle(
     const { persona, user, memory, memoryCount } = await stores.context.read(
       caller.accountId,
       caller.agentId,
-      CONTEXT_MEMORY_LIMIT,
+      { entries: CONTEXT_MEMORY_LIMIT, bytes: CONTEXT_MEMORY_BYTES },
     );
     return {
       persona,

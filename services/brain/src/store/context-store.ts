@@ -8,7 +8,10 @@
  * statement on the client's node-postgres pool (kit's sqlPoolOf), not through Prisma, whose
  * request pipeline alone cost about 0.3 ms of CPU per statement. The entries are aggregated as
  * whole rows (json_agg of the row): building an object per entry with json_build_object and
- * to_char took PostgreSQL about twice as long for 200 entries. docs/adr/0043.
+ * to_char took PostgreSQL about twice as long for 200 entries. The memory is bounded twice, by
+ * entries and by bytes of content: a window sum of octet_length (the stored size, read without
+ * detoasting the text) over the newest rows, kept while it stays within the budget, so only the
+ * entries carried are ever detoasted and aggregated. docs/adr/0043.
  *
  * The reads are those of PersonaStore.applying (the agent's own persona, else the owner's
  * default), IdentityStore.find and MemoryStore.newest/count, in one statement.
@@ -52,12 +55,19 @@ export class ContextStore {
     this.#sql = sqlPoolOf(prisma);
   }
 
-  /** The parts for `callerAgentId` of the account, with the newest `limit` entries, newest first. */
-  async read(accountId: string, callerAgentId: string | null, limit: number): Promise<ContextParts> {
+  /**
+   * The parts for `callerAgentId` of the account, with the newest entries, newest first: at most
+   * `limit.entries` of them and `limit.bytes` of content (UTF-8) in all, and always the newest.
+   */
+  async read(
+    accountId: string,
+    callerAgentId: string | null,
+    limit: { entries: number; bytes: number },
+  ): Promise<ContextParts> {
     const { rows } = await this.#sql.query<{ parts: string }>({
       name: 'brain_context_read',
       text: CONTEXT_SQL,
-      values: [accountId, callerAgentId, limit],
+      values: [accountId, callerAgentId, limit.entries, limit.bytes],
     });
     const [row] = rows;
     if (row === undefined) throw new Error('the context statement returned no row');
@@ -66,7 +76,11 @@ export class ContextStore {
   }
 }
 
-/** $1 the account, $2 the calling agent (or null), $3 how many entries at most. */
+/**
+ * $1 the account, $2 the calling agent (or null), $3 how many entries at most, $4 how many bytes of
+ * content at most (the newest entry is carried whatever its size). `used` is the content of the
+ * entry and of all newer ones: a prefix of the newest rows stays within the budget.
+ */
 const CONTEXT_SQL = `
   SELECT json_build_object(
     'persona', (
@@ -84,9 +98,15 @@ const CONTEXT_SQL = `
         FROM brain.identity_profiles i WHERE i.account_id = $1::uuid),
     'memory', (
       SELECT coalesce(json_agg(m ORDER BY m.seq DESC), '[]'::json)
-        FROM (SELECT id, content, agent_id AS "agentId", created_at AT TIME ZONE 'UTC' AS "createdAt", seq
-                FROM brain.memory_entries
-               WHERE account_id = $1::uuid ORDER BY seq DESC LIMIT $3::int) m),
+        FROM (SELECT id, content, "agentId", "createdAt", seq
+                FROM (SELECT id, content, agent_id AS "agentId", created_at AT TIME ZONE 'UTC' AS "createdAt", seq,
+                             sum(octet_length(content)) OVER newer AS used,
+                             row_number() OVER newer AS n
+                        FROM brain.memory_entries
+                       WHERE account_id = $1::uuid
+                      WINDOW newer AS (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING)
+                       ORDER BY seq DESC LIMIT $3::int) newest
+               WHERE used <= $4::bigint OR n = 1) m),
     'memoryCount', (
       SELECT coalesce(sum(n), 0)::bigint FROM brain.memory_counts WHERE account_id = $1::uuid)
   )::text AS parts`;
