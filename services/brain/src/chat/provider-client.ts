@@ -17,7 +17,7 @@
  */
 import type { ChatUsage } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
-import type OpenAIClient from 'openai';
+import OpenAI from 'openai';
 import type { ChatMessage } from '../domain/chat-prompt.ts';
 
 export interface ProviderEndpoint {
@@ -43,23 +43,11 @@ export interface Completion {
   status: number;
 }
 
-/**
- * The client library, loaded on the first chat rather than when the brain starts: a brain that
- * never chats (most of the embedded stack's life) keeps it out of memory (about 10 MB of the idle
- * stack's PSS, `BENCH_ONLY=memory pnpm bench`).
- */
-let library: Promise<typeof import('openai')> | undefined;
-function openaiLibrary(): Promise<typeof import('openai')> {
-  library ??= import('openai');
-  return library;
-}
-
 export async function complete(
   provider: ProviderEndpoint,
   messages: ChatMessage[],
   options: CompletionOptions,
 ): Promise<Completion> {
-  const { default: OpenAI } = await openaiLibrary();
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
   const client = new OpenAI({
@@ -95,13 +83,12 @@ export async function complete(
       }
     }
   } catch (error) {
-    throw providerFailure(OpenAI, error, host, options.timeoutMs, deadline, options.signal);
+    throw providerFailure(error, host, options.timeoutMs, deadline, options.signal);
   }
   return { text, model, usage, status: 200 };
 }
 
 function providerFailure(
-  OpenAI: typeof OpenAIClient,
   error: unknown,
   host: string,
   timeoutMs: number,
