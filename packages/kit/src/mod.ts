@@ -1,6 +1,6 @@
 // audit
-export type { ActionAuditInput } from './audit/action-audit.ts';
-export { actionAuditEvent, publishAuditEvent } from './audit/action-audit.ts';
+export type { ActionAuditInput, ActionAuditPublisher } from './audit/action-audit.ts';
+export { actionAuditEvent, actionAuditPublisher, publishAuditEvent } from './audit/action-audit.ts';
 // auth
 export type {
   ActiveToken,

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditSource } from '@pag/contracts';
 import { ActionAuditEvent, auditSubject } from '@pag/contracts';
 import type { Bus, DurablePublishAck } from '../bus/types.ts';
+import type { Logger } from '../log/logger.ts';
 
 /** What an emitter says; the kind, event id and (unless given) time are filled in. */
 export type ActionAuditInput = Omit<ActionAuditEvent, 'kind' | 'eventId' | 'source' | 'time'> & {
@@ -46,4 +47,37 @@ export async function publishAuditEvent(bus: Bus, event: ActionAuditEvent): Prom
     msgId: checked.eventId,
     timeoutMs: AUDIT_PUBLISH_TIMEOUT_MS,
   });
+}
+
+/**
+ * Action events sent without holding anyone's answer (the gateway's request event of the same
+ * request already gates it): each `record` builds and publishes one event and never throws; a
+ * failed build or publish is logged with `log`'s fields. close() waits for the publishes still
+ * under way, so a clean shutdown loses none.
+ */
+export interface ActionAuditPublisher {
+  record(input: ActionAuditInput, log: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+export function actionAuditPublisher(source: AuditSource, bus: Bus, logger: Logger): ActionAuditPublisher {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    record(input, log) {
+      let publishing: Promise<unknown>;
+      try {
+        publishing = publishAuditEvent(bus, actionAuditEvent(source, input));
+      } catch (error) {
+        publishing = Promise.reject(error);
+      }
+      const settled = publishing.catch((error: unknown) => {
+        logger.error({ err: error, ...log }, `${input.action} audit event not published`);
+      });
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
+    },
+    async close() {
+      await Promise.all(pending);
+    },
+  };
 }

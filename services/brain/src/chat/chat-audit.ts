@@ -8,7 +8,7 @@
  */
 import type { AuditDecision, ChatUsage } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
-import { actionAuditEvent, publishAuditEvent } from '@pag/kit';
+import { actionAuditPublisher } from '@pag/kit';
 
 export interface ChatOutcome {
   requestId: string;
@@ -33,12 +33,11 @@ export interface ChatAudit {
 }
 
 export function chatAudit(bus: Bus, logger: Logger): ChatAudit {
-  const pending = new Set<Promise<unknown>>();
+  const publisher = actionAuditPublisher('brain', bus, logger);
   return {
     record(outcome) {
-      let publishing: Promise<unknown>;
-      try {
-        const event = actionAuditEvent('brain', {
+      publisher.record(
+        {
           requestId: outcome.requestId,
           accountId: outcome.accountId,
           clientId: outcome.clientId,
@@ -57,19 +56,10 @@ export function chatAudit(bus: Bus, logger: Logger): ChatAudit {
             promptTokens: outcome.usage?.promptTokens ?? null,
             completionTokens: outcome.usage?.completionTokens ?? null,
           },
-        });
-        publishing = publishAuditEvent(bus, event);
-      } catch (error) {
-        publishing = Promise.reject(error);
-      }
-      const settled = publishing.catch((error: unknown) => {
-        logger.error({ err: error, requestId: outcome.requestId }, 'chat.reply audit event not published');
-      });
-      pending.add(settled);
-      void settled.finally(() => pending.delete(settled));
+        },
+        { requestId: outcome.requestId },
+      );
     },
-    async close() {
-      await Promise.all(pending);
-    },
+    close: () => publisher.close(),
   };
 }

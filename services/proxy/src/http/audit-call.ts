@@ -11,7 +11,7 @@
  */
 import type { AuditDecision } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
-import { actionAuditEvent, publishAuditEvent } from '@pag/kit';
+import { actionAuditPublisher } from '@pag/kit';
 
 /** The call as forwarded, with its outcome. */
 export interface ForwardedCall {
@@ -41,12 +41,11 @@ export interface CallAudit {
 const DETAIL_MAX = 500;
 
 export function callAudit(bus: Bus, logger: Logger): CallAudit {
-  const pending = new Set<Promise<unknown>>();
+  const publisher = actionAuditPublisher('proxy', bus, logger);
   return {
     record(call) {
-      let publishing: Promise<unknown>;
-      try {
-        const event = actionAuditEvent('proxy', {
+      publisher.record(
+        {
           requestId: call.requestId,
           accountId: call.accountId,
           clientId: call.clientId,
@@ -59,22 +58,10 @@ export function callAudit(bus: Bus, logger: Logger): CallAudit {
           status: call.status,
           latencyMs: call.latencyMs,
           detail: { method: call.method, host: call.host, path: call.path.slice(0, DETAIL_MAX) },
-        });
-        publishing = publishAuditEvent(bus, event);
-      } catch (error) {
-        publishing = Promise.reject(error);
-      }
-      const settled = publishing.catch((error: unknown) => {
-        logger.error(
-          { err: error, requestId: call.requestId, service: call.service },
-          'proxy.call audit event not published',
-        );
-      });
-      pending.add(settled);
-      void settled.finally(() => pending.delete(settled));
+        },
+        { requestId: call.requestId, service: call.service },
+      );
     },
-    async close() {
-      await Promise.all(pending);
-    },
+    close: () => publisher.close(),
   };
 }
