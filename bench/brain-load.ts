@@ -12,9 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StackProcess } from '@pag/testkit';
 import { createPrismaClient } from '../packages/kit/src/mod.ts';
-import { runCli } from '../packages/stack/src/cli/run-cli.ts';
 import { brainDatabase } from '../services/brain/src/database.ts';
 import { PrismaClient } from '../services/brain/src/generated/prisma/client.ts';
+import { pag } from './capabilities-load.ts';
 import type { LoadOptions } from './measure.ts';
 
 const OWNER = { email: 'bench-brain@example.test', password: 'correct horse battery staple' };
@@ -34,17 +34,6 @@ export interface BrainSubject {
   /** Inserts entries of the owner's agent (one statement) until the owner has `total`. */
   fillMemory(total: number): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-async function pag(dataDir: string, ...argv: string[]): Promise<string[]> {
-  const lines: string[] = [];
-  const code = await runCli(
-    argv,
-    { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    { out: (text) => lines.push(text), err: (text) => lines.push(text) },
-  );
-  if (code !== 0) throw new Error(`pag ${argv.slice(0, 2).join(' ')} failed (${code}):\n${lines.join('\n')}`);
-  return lines;
 }
 
 export async function brainSubject(stack: StackProcess): Promise<BrainSubject> {

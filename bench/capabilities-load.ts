@@ -21,7 +21,7 @@ export const STORED_TOKENS = 20;
 export const CAPABILITIES_PATH = '/api/v1/tokens/me/capabilities';
 
 /** `pag …` against the running stack's DATA_DIR; the printed lines, or a failure with them. */
-async function pag(dataDir: string, ...argv: string[]): Promise<string[]> {
+export async function pag(dataDir: string, ...argv: string[]): Promise<string[]> {
   const lines: string[] = [];
   const code = await runCli(
     argv,

@@ -146,13 +146,11 @@ if (file === undefined) throw new Error(`no profile written to ${profileDir}`);
 process.stdout.write(
   `\n\nmain thread samples during the load, by nearest package (${join(profileDir, file)}):\n`,
 );
-for (const [name, share] of bySamplePackage(
-  JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile,
-)) {
+const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
+for (const [name, share] of bySamplePackage(profile)) {
   if (share >= 0.005) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
 }
 
-const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
 process.stdout.write('\nour own functions (services/, packages/) by samples under them (inclusive):\n');
 for (const [name, share] of byOwnFrame(profile).slice(0, 30))
   process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
@@ -168,31 +166,54 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Share of the samples taken during the load, by the nearest frame that belongs to a package. */
-function bySamplePackage(profile: CpuProfile): [string, number][] {
+type ProfileNode = CpuProfile['nodes'][number];
+
+/**
+ * The samples taken during the load, each as its stack from the leaf up (the nodes of the
+ * sampled frame and of every caller), with how many there are.
+ */
+function loadStacks(profile: CpuProfile): { stacks: ProfileNode[][]; total: number } {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
-  const counts = new Map<string, number>();
+  const stacks: ProfileNode[][] = [];
   let time = profile.startTime;
-  let total = 0;
   profile.samples.forEach((id, index) => {
     time += profile.timeDeltas[index] ?? 0;
     const offsetMs = (time - profile.startTime) / 1000;
     if (offsetMs < loadStartOffset || offsetMs > loadEndOffset) return;
-    total += 1;
-    let label: string | undefined;
-    const leaf = nodes.get(id)?.callFrame.functionName ?? '';
-    if (leaf.startsWith('(')) label = leaf;
-    for (let at: number | undefined = id; label === undefined && at !== undefined; at = parents.get(at)) {
-      label = packageOf(nodes.get(at)?.callFrame.url ?? '');
+    const stack: ProfileNode[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      const node = nodes.get(at);
+      if (node !== undefined) stack.push(node);
     }
-    const key = label ?? 'node core';
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    stacks.push(stack);
   });
+  return { stacks, total: stacks.length };
+}
+
+/** Each label's share of `total` samples, largest first. */
+function shares(counts: Map<string, number>, total: number): [string, number][] {
   return [...counts]
     .map(([name, count]): [string, number] => [name, count / total])
     .sort((a, b) => b[1] - a[1]);
+}
+
+/** Share of the samples taken during the load, by the nearest frame that belongs to a package. */
+function bySamplePackage(profile: CpuProfile): [string, number][] {
+  const { stacks, total } = loadStacks(profile);
+  const counts = new Map<string, number>();
+  for (const stack of stacks) {
+    const leaf = stack[0]?.callFrame.functionName ?? '';
+    let label: string | undefined = leaf.startsWith('(') ? leaf : undefined;
+    for (const node of stack) {
+      if (label !== undefined) break;
+      label = packageOf(node.callFrame.url);
+    }
+    const key = label ?? 'node core';
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return shares(counts, total);
 }
 
 /**
@@ -200,29 +221,18 @@ function bySamplePackage(profile: CpuProfile): [string, number][] {
  * than the packages, e.g. which pipeline step or store method costs what.
  */
 function byOwnFrame(profile: CpuProfile): [string, number][] {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parents = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const { stacks, total } = loadStacks(profile);
   const counts = new Map<string, number>();
-  let time = profile.startTime;
-  let total = 0;
-  profile.samples.forEach((id, index) => {
-    time += profile.timeDeltas[index] ?? 0;
-    const offsetMs = (time - profile.startTime) / 1000;
-    if (offsetMs < loadStartOffset || offsetMs > loadEndOffset) return;
-    total += 1;
+  for (const stack of stacks) {
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
-      const frame = nodes.get(at)?.callFrame;
-      const own = frame === undefined ? undefined : /\/((?:services|packages)\/.+)$/.exec(frame.url)?.[1];
-      if (frame === undefined || own === undefined || own.includes('node_modules')) continue;
+    for (const { callFrame: frame } of stack) {
+      const own = /\/((?:services|packages)\/.+)$/.exec(frame.url)?.[1];
+      if (own === undefined || own.includes('node_modules')) continue;
       seen.add(`${frame.functionName || '(anonymous)'} ${own}:${frame.lineNumber + 1}`);
     }
     for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1);
-  });
-  return [...counts]
-    .map(([name, count]): [string, number] => [name, count / total])
-    .sort((a, b) => b[1] - a[1]);
+  }
+  return shares(counts, total);
 }
 
 function packageOf(url: string): string | undefined {
