@@ -97,8 +97,8 @@ async function reply(
       deps.stores.personas.applying(caller.accountId, caller.agentId),
       deps.identity.get(caller.accountId, caller.requestId),
       turn.isNew ? [] : deps.stores.conversations.history(owner, conversationId),
-      deps.stores.search.knowledge(caller.accountId, message, page),
-      deps.stores.search.memory(caller.accountId, message, page),
+      deps.stores.knowledge.search(caller.accountId, message, page),
+      deps.stores.memoryAdmin.search(caller.accountId, message, { agentId: undefined, ...page }),
     ]);
     const passages: Passage[] = [
       ...knowledge.map((hit) => ({ source: 'knowledge' as const, ...hit })),

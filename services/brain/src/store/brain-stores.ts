@@ -11,7 +11,6 @@ import { MemoryAdminStore } from './memory-admin-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PersonaStore } from './persona-store.ts';
 import { ProviderStore } from './provider-store.ts';
-import { SearchStore } from './search.ts';
 
 export interface BrainStores {
   context: ContextStore;
@@ -22,7 +21,6 @@ export interface BrainStores {
   knowledge: KnowledgeStore;
   conversations: ConversationStore;
   providers: ProviderStore;
-  search: SearchStore;
 }
 
 export function brainStores(prisma: PrismaClient): BrainStores {
@@ -35,6 +33,5 @@ export function brainStores(prisma: PrismaClient): BrainStores {
     knowledge: new KnowledgeStore(prisma),
     conversations: new ConversationStore(prisma),
     providers: new ProviderStore(prisma),
-    search: new SearchStore(prisma),
   };
 }

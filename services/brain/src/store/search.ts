@@ -106,20 +106,3 @@ export async function searchMemory(
      ORDER BY hits.rank DESC, hits.id`;
   return rows.map((row) => ({ ...row, rank: Number(row.rank) }));
 }
-
-/** The same searches, on the brain's client (brainStores builds it once). */
-export class SearchStore {
-  readonly #prisma: PrismaClient;
-
-  constructor(prisma: PrismaClient) {
-    this.#prisma = prisma;
-  }
-
-  knowledge(accountId: string, text: string, page: Page): Promise<KnowledgeHit[]> {
-    return searchKnowledge(this.#prisma, accountId, text, page);
-  }
-
-  memory(accountId: string, text: string, page: Page & { agentId?: string | null }): Promise<MemoryHit[]> {
-    return searchMemory(this.#prisma, accountId, text, page);
-  }
-}
