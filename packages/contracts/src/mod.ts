@@ -28,11 +28,13 @@ export {
   AuthEndpoints,
   BrainEndpoints,
   BrainOwnerEndpoints,
+  BrainServiceEndpoints,
   EndpointList,
   endpointOf,
   GatewayEndpoints,
   ProxyEndpoints,
   TriggerEndpoints,
+  TriggerOwnerEndpoints,
 } from './endpoints/endpoint-list.ts';
 export type { AppErrorOptions, ErrorCode } from './errors.ts';
 export { AppError, ErrorBody, ErrorCatalogue, errorCodes, isErrorCode, toErrorBody } from './errors.ts';
@@ -179,13 +181,45 @@ export {
 } from './schemas/proxy.ts';
 export { SchemaCatalogue } from './schemas/schema-catalogue.ts';
 export { findUnstorableText, isStorableText, unstorableReason } from './schemas/storable-text.ts';
+export type {
+  PromptRunRequest as PromptRunRequestType,
+  PromptRunResult as PromptRunResultType,
+  TriggerRunStatus as TriggerRunStatusType,
+  TriggerStatus as TriggerStatusType,
+} from './schemas/trigger.ts';
 export {
+  AgentGrant,
+  AgentGrantQuery,
+  OwnerTrigger,
+  OwnerTriggerItem,
+  OwnerTriggerList,
+  OwnerTriggerMemory,
+  OwnerTriggersQuery,
+  PROXY_CALL_BODY_MAX_BYTES,
+  PromptRunRequest,
+  PromptRunResult,
+  PromptServiceCall,
+  ProxyCallRequest,
+  ProxyCallResult,
   SCHEDULE_TYPES,
+  TRIGGER_OUTPUT_MAX_BYTES,
+  TRIGGER_RUN_STATUSES,
+  TRIGGER_RUNS_PAGE_MAX,
+  TRIGGER_STATUSES,
   Trigger,
   TriggerCreateRequest,
   TriggerList,
   TriggerRun,
+  TriggerRunCause,
+  TriggerRunError,
+  TriggerRunPage,
+  TriggerRunRecord,
+  TriggerRunStatus,
+  TriggerRunsQuery,
   TriggerSchedule,
+  TriggerStatus,
+  UsageCharge,
+  UsageCharged,
   WEEKDAYS,
 } from './schemas/trigger.ts';
 export type { CatalogueScope, HandshakeScope } from './scopes/scope-catalogue.ts';
@@ -213,6 +247,8 @@ export {
   AuditSubjects,
   AuthSubjects,
   auditSubject,
+  BrainOwnerSubjects,
+  BrainServiceSubjects,
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
@@ -221,6 +257,7 @@ export {
   ProxySubjects,
   QueueGroups,
   SubjectTable,
+  TriggerOwnerSubjects,
   TriggerSubjects,
 } from './subjects.ts';
 export type { IssuedTokenKind } from './token-format.ts';

@@ -7,20 +7,26 @@ import {
   AuthSubjects,
   auditSubject,
   BrainOwnerSubjects,
+  BrainServiceSubjects,
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
   ProxySubjects,
   SubjectTable,
+  TriggerOwnerSubjects,
   TriggerSubjects,
 } from './subjects.ts';
 
 const requestSubjects = {
   auth: AuthSubjects,
   gateway: GatewaySubjects,
-  brain: { ...BrainSubjects, ...prefixKeys('owner', BrainOwnerSubjects) },
+  brain: {
+    ...BrainSubjects,
+    ...prefixKeys('service', BrainServiceSubjects),
+    ...prefixKeys('owner', BrainOwnerSubjects),
+  },
   proxy: ProxySubjects,
-  trigger: TriggerSubjects,
+  trigger: { ...TriggerSubjects, ...prefixKeys('owner', TriggerOwnerSubjects) },
   audit: AuditSubjects,
 };
 const TOKEN = '[a-z][a-z0-9-]*';

@@ -10,7 +10,9 @@
  * | auth.handshake.status          | request | gateway → auth      | GET  /api/v1/handshakes/:id/status|
  * | auth.device.register           | request | gateway → auth      | POST /api/v1/agentic/asc/register |
  * | auth.account.get               | request | brain → auth        | OwnerAccount: email, plan         |
+ * | auth.agents.grant              | request | trigger → auth      | an agent's status, scopes, limits |
  * | gateway.usage.get              | request | auth → gateway      | agents' usage for the dashboard   |
+ * | gateway.usage.charge           | request | trigger → gateway   | a trigger run counted as a request|
  * | brain.context.get              | request | gateway → brain     | BrainContext: persona, identity, memory|
  * | brain.memory.create            | request | gateway → brain     | POST /api/v1/memory               |
  * | brain.knowledge.list           | request | gateway → brain     | GET  /api/v1/brain/knowledge-base |
@@ -19,13 +21,20 @@
  * | brain.identity.get             | request | gateway → brain     | GET  /api/v1/identity             |
  * | brain.memory.delete            | request | gateway → brain     | DELETE /api/v1/memory/:id         |
  * | brain.conversations.get        | request | gateway → brain     | GET  /api/v1/brain/conversations/:id |
+ * | brain.prompt.run               | request | trigger → brain     | a trigger run's prompt, as its agent |
  * | brain.owner-<part>.<verb>      | request | auth → brain        | the dashboard's personas, knowledge, identity, memory, provider |
+ * | proxy.calls.forward            | request | brain → proxy       | a trigger run's service call      |
  * | proxy.services.list            | request | gateway → proxy     | GET  /api/v1/services (and context)|
  * | proxy.vault-tokens.list        | request | gateway → proxy     | GET  /api/v1/vault/tokens         |
  * | proxy.connectors.list          | request | gateway → proxy     | GET  /api/v1/connectors           |
  * | trigger.triggers.create        | request | gateway → trigger   | POST /api/v1/triggers             |
  * | trigger.triggers.list          | request | gateway → trigger   | GET  /api/v1/triggers             |
+ * | trigger.triggers.get           | request | gateway → trigger   | GET  /api/v1/triggers/:id         |
  * | trigger.triggers.run           | request | gateway → trigger   | POST /api/v1/triggers/:id/run     |
+ * | trigger.runs.list              | request | gateway → trigger   | GET  /api/v1/triggers/:id/runs    |
+ * | trigger.triggers.pause|resume  | request | gateway → trigger   | POST /api/v1/triggers/:id/pause|resume |
+ * | trigger.triggers.delete        | request | gateway → trigger   | DELETE /api/v1/triggers/:id       |
+ * | trigger.owner-triggers.<verb>  | request | auth → trigger      | the dashboard's triggers page     |
  * | audit.records.list             | request | auth → audit        | one owner's audit rows (dashboard)|
  * | events.auth.token.revoked      | event   | auth → everyone     | evicts introspection caches       |
  * | events.auth.device.approved    | event   | auth → everyone     | a device may now call             |
@@ -40,10 +49,12 @@ import {
   AuthEndpoints,
   BrainEndpoints,
   BrainOwnerEndpoints,
+  BrainServiceEndpoints,
   EndpointList,
   GatewayEndpoints,
   ProxyEndpoints,
   TriggerEndpoints,
+  TriggerOwnerEndpoints,
 } from './endpoints/endpoint-list.ts';
 import { routeById } from './routes/route-table.ts';
 
@@ -55,8 +66,10 @@ export const AuthSubjects = subjectsOf(AuthEndpoints);
 export const GatewaySubjects = subjectsOf(GatewayEndpoints);
 export const BrainSubjects = subjectsOf(BrainEndpoints);
 export const BrainOwnerSubjects = subjectsOf(BrainOwnerEndpoints);
+export const BrainServiceSubjects = subjectsOf(BrainServiceEndpoints);
 export const ProxySubjects = subjectsOf(ProxyEndpoints);
 export const TriggerSubjects = subjectsOf(TriggerEndpoints);
+export const TriggerOwnerSubjects = subjectsOf(TriggerOwnerEndpoints);
 export const AuditSubjects = subjectsOf(AuditEndpoints);
 
 /** Events: published once, received by every subscriber (no queue group) so every replica acts. */

@@ -4,8 +4,7 @@
  * that the gateway dispatches over the bus takes its subject from here. A new bus endpoint is one
  * entry here, one handler file in the answering service, one test.
  *
- * Subjects without a handler yet (trigger.*) stay declared: the gateway then
- * answers 503 naming the service, which is the truth.
+ * A subject whose service is not running is answered 503 by the gateway, naming the service.
  */
 import { z } from 'zod';
 import { AuditPage, AuditQuery } from '../schemas/audit.ts';
@@ -55,7 +54,27 @@ import {
 } from '../schemas/brain-owner.ts';
 import { ResourceId } from '../schemas/common.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
-import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
+import {
+  AgentGrant,
+  AgentGrantQuery,
+  OwnerTrigger,
+  OwnerTriggerItem,
+  OwnerTriggerList,
+  OwnerTriggerMemory,
+  OwnerTriggersQuery,
+  PromptRunRequest,
+  PromptRunResult,
+  ProxyCallRequest,
+  ProxyCallResult,
+  Trigger,
+  TriggerCreateRequest,
+  TriggerList,
+  TriggerRun,
+  TriggerRunPage,
+  TriggerRunsQuery,
+  UsageCharge,
+  UsageCharged,
+} from '../schemas/trigger.ts';
 import type { AnyEndpoint } from './define-endpoint.ts';
 import { defineEndpoint, dispatchRequest } from './define-endpoint.ts';
 
@@ -96,6 +115,14 @@ export const AuthEndpoints = {
     request: OwnerAccountQuery,
     reply: OwnerAccount,
   }),
+  /** An agent's status, scopes, limits and plan now: checked before each run of its triggers. */
+  agentGrant: defineEndpoint({
+    subject: 'auth.agents.grant',
+    from: 'trigger',
+    to: 'auth',
+    request: AgentGrantQuery,
+    reply: AgentGrant,
+  }),
 } as const;
 
 /** Answered by the gateway, which counts every agent's requests. */
@@ -107,6 +134,14 @@ export const GatewayEndpoints = {
     to: 'gateway',
     request: UsageQuery,
     reply: UsageReport,
+  }),
+  /** One trigger run counted against its agent's daily and monthly limits, like a request. */
+  usageCharge: defineEndpoint({
+    subject: 'gateway.usage.charge',
+    from: 'trigger',
+    to: 'gateway',
+    request: UsageCharge,
+    reply: UsageCharged,
   }),
 } as const;
 
@@ -184,6 +219,18 @@ export const BrainEndpoints = {
     caller: 'account',
     request: dispatchRequest(),
     reply: Identity,
+  }),
+} as const;
+
+/** Answered by the brain for the trigger service. */
+export const BrainServiceEndpoints = {
+  /** Carries out a trigger's prompt as its creating agent (persona, scopes), for one run. */
+  promptRun: defineEndpoint({
+    subject: 'brain.prompt.run',
+    from: 'trigger',
+    to: 'brain',
+    request: PromptRunRequest,
+    reply: PromptRunResult,
   }),
 } as const;
 
@@ -308,8 +355,16 @@ export const BrainOwnerEndpoints = {
   }),
 } as const;
 
-/** Answered by the proxy (the proxied calls themselves go over HTTP). */
+/** Answered by the proxy (an agent's proxied calls go over HTTP; a trigger run's over the bus). */
 export const ProxyEndpoints = {
+  /** A service call the brain makes while it carries out a trigger run, as the run's agent. */
+  callForward: defineEndpoint({
+    subject: 'proxy.calls.forward',
+    from: 'brain',
+    to: 'proxy',
+    request: ProxyCallRequest,
+    reply: ProxyCallResult,
+  }),
   /** GET /api/v1/services, and the services part of the gateway context. */
   servicesList: defineEndpoint({
     subject: 'proxy.services.list',
@@ -340,7 +395,9 @@ export const ProxyEndpoints = {
   }),
 } as const;
 
-/** Answered by the trigger service (not built yet). */
+const TriggerId = z.object({ id: z.string() });
+
+/** Answered by the trigger service: an agent's routes. */
 export const TriggerEndpoints = {
   triggersCreate: defineEndpoint({
     subject: 'trigger.triggers.create',
@@ -360,14 +417,109 @@ export const TriggerEndpoints = {
     request: dispatchRequest(),
     reply: TriggerList,
   }),
+  triggerGet: defineEndpoint({
+    subject: 'trigger.triggers.get',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'getTrigger',
+    caller: 'account',
+    request: dispatchRequest({ params: TriggerId }),
+    reply: Trigger,
+  }),
   triggersRun: defineEndpoint({
     subject: 'trigger.triggers.run',
     from: 'gateway',
     to: 'trigger',
     routeId: 'runTrigger',
     caller: 'account',
-    request: dispatchRequest({ params: z.object({ id: z.string() }) }),
+    request: dispatchRequest({ params: TriggerId }),
     reply: TriggerRun,
+  }),
+  runsList: defineEndpoint({
+    subject: 'trigger.runs.list',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'listTriggerRuns',
+    caller: 'account',
+    request: dispatchRequest({ params: TriggerId, query: TriggerRunsQuery }),
+    reply: TriggerRunPage,
+  }),
+  triggerPause: defineEndpoint({
+    subject: 'trigger.triggers.pause',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'pauseTrigger',
+    caller: 'account',
+    request: dispatchRequest({ params: TriggerId }),
+    reply: Trigger,
+  }),
+  triggerResume: defineEndpoint({
+    subject: 'trigger.triggers.resume',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'resumeTrigger',
+    caller: 'account',
+    request: dispatchRequest({ params: TriggerId }),
+    reply: Trigger,
+  }),
+  triggerDelete: defineEndpoint({
+    subject: 'trigger.triggers.delete',
+    from: 'gateway',
+    to: 'trigger',
+    routeId: 'deleteTrigger',
+    caller: 'account',
+    request: dispatchRequest({ params: TriggerId }),
+    reply: Deleted,
+  }),
+} as const;
+
+/**
+ * Answered by the trigger service for the owner: the dashboard (auth service) lists every trigger
+ * of the signed-in owner with its recent runs, and pauses, resumes, deletes or runs one.
+ */
+export const TriggerOwnerEndpoints = {
+  list: defineEndpoint({
+    subject: 'trigger.owner-triggers.list',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggersQuery,
+    reply: OwnerTriggerList,
+  }),
+  pause: defineEndpoint({
+    subject: 'trigger.owner-triggers.pause',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggerItem,
+    reply: OwnerTrigger,
+  }),
+  resume: defineEndpoint({
+    subject: 'trigger.owner-triggers.resume',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggerItem,
+    reply: OwnerTrigger,
+  }),
+  remove: defineEndpoint({
+    subject: 'trigger.owner-triggers.delete',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggerItem,
+    reply: Deleted,
+  }),
+  run: defineEndpoint({
+    subject: 'trigger.owner-triggers.run',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggerItem,
+    reply: TriggerRun,
+  }),
+  /** Whether each run's output is also kept as a memory entry of the creating agent. */
+  memory: defineEndpoint({
+    subject: 'trigger.owner-triggers.memory',
+    from: 'auth',
+    to: 'trigger',
+    request: OwnerTriggerMemory,
+    reply: OwnerTrigger,
   }),
 } as const;
 
@@ -388,9 +540,11 @@ export const EndpointList: readonly AnyEndpoint[] = [
   ...Object.values(AuthEndpoints),
   ...Object.values(GatewayEndpoints),
   ...Object.values(BrainEndpoints),
+  ...Object.values(BrainServiceEndpoints),
   ...Object.values(BrainOwnerEndpoints),
   ...Object.values(ProxyEndpoints),
   ...Object.values(TriggerEndpoints),
+  ...Object.values(TriggerOwnerEndpoints),
   ...Object.values(AuditEndpoints),
 ];
 

@@ -45,9 +45,17 @@ import {
   MemoryWriteRequest,
   PersonaList,
 } from '../schemas/brain.ts';
+import { Deleted } from '../schemas/brain-owner.ts';
 import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } from '../schemas/discovery.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
-import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun } from '../schemas/trigger.ts';
+import {
+  Trigger,
+  TriggerCreateRequest,
+  TriggerList,
+  TriggerRun,
+  TriggerRunPage,
+  TriggerRunsQuery,
+} from '../schemas/trigger.ts';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
 import { type HttpMethod, type RouteDefinition, defineRoute as r } from './route-types.ts';
 
@@ -262,6 +270,8 @@ export const RouteTable: readonly RouteDefinition[] = [
     service: 'trigger',
     plan: ['pro', 'heavy'],
     summary: 'Create a scheduled automation (Pro or Heavy plan)',
+    description:
+      'Creates a trigger that runs as the calling agent, with the calling token’s scopes and never more. Needs a Pro or Heavy plan (else 403 PLAN_REQUIRED), the `chat` scope (a run is a prompt to the brain) and, for each service in `action.services`, the read scope of that service (403 INSUFFICIENT_SCOPE naming it). Times are wall-clock times in `timezone`; see the schedule’s description for DST and month ends.',
     requestBody: TriggerCreateRequest,
     response: Trigger,
     successStatus: 201,
@@ -272,9 +282,18 @@ export const RouteTable: readonly RouteDefinition[] = [
     method: 'GET',
     path: `${P}/triggers`,
     service: 'trigger',
-    summary: 'List triggers',
+    summary: 'List the owner’s triggers with their next and last run',
     response: TriggerList,
     subject: TriggerEndpoints.triggersList.subject,
+  }),
+  r({
+    id: 'getTrigger',
+    method: 'GET',
+    path: `${P}/triggers/:id`,
+    service: 'trigger',
+    summary: 'One trigger',
+    response: Trigger,
+    subject: TriggerEndpoints.triggerGet.subject,
   }),
   r({
     id: 'runTrigger',
@@ -282,9 +301,50 @@ export const RouteTable: readonly RouteDefinition[] = [
     path: `${P}/triggers/:id/run`,
     service: 'trigger',
     summary: 'Run a trigger now',
+    description:
+      'Queues a run now, whatever the schedule (also for a paused trigger); it proceeds in the background. Only the creating agent, or a token with `full`, may run, pause, resume or delete a trigger (else 403 INSUFFICIENT_SCOPE).',
     response: TriggerRun,
     successStatus: 202,
     subject: TriggerEndpoints.triggersRun.subject,
+  }),
+  r({
+    id: 'listTriggerRuns',
+    method: 'GET',
+    path: `${P}/triggers/:id/runs`,
+    service: 'trigger',
+    summary: 'A trigger’s run history, newest first',
+    query: TriggerRunsQuery,
+    response: TriggerRunPage,
+    subject: TriggerEndpoints.runsList.subject,
+  }),
+  r({
+    id: 'pauseTrigger',
+    method: 'POST',
+    path: `${P}/triggers/:id/pause`,
+    service: 'trigger',
+    summary: 'Pause a trigger (creator or `full`)',
+    response: Trigger,
+    subject: TriggerEndpoints.triggerPause.subject,
+  }),
+  r({
+    id: 'resumeTrigger',
+    method: 'POST',
+    path: `${P}/triggers/:id/resume`,
+    service: 'trigger',
+    summary: 'Resume a paused or stopped trigger (creator or `full`)',
+    description:
+      'Schedules the next run from now (missed times are not caught up). A stopped trigger resumes only when its creator is active again and holds the scopes it needs (else 403 naming the scope).',
+    response: Trigger,
+    subject: TriggerEndpoints.triggerResume.subject,
+  }),
+  r({
+    id: 'deleteTrigger',
+    method: 'DELETE',
+    path: `${P}/triggers/:id`,
+    service: 'trigger',
+    summary: 'Delete a trigger and its run history (creator or `full`)',
+    response: Deleted,
+    subject: TriggerEndpoints.triggerDelete.subject,
   }),
   r({
     id: 'createHandshake',

@@ -30,6 +30,7 @@ import {
   Persona,
   PersonaList,
 } from './brain.ts';
+import { Deleted } from './brain-owner.ts';
 import {
   AgentAuthBlock,
   DiscoveryIndex,
@@ -45,7 +46,15 @@ import {
   VaultTokenList,
   VaultTokenMetadata,
 } from './proxy.ts';
-import { Trigger, TriggerCreateRequest, TriggerList, TriggerRun, TriggerSchedule } from './trigger.ts';
+import {
+  Trigger,
+  TriggerCreateRequest,
+  TriggerList,
+  TriggerRun,
+  TriggerRunPage,
+  TriggerRunRecord,
+  TriggerSchedule,
+} from './trigger.ts';
 
 export const SchemaCatalogue = {
   ErrorBody,
@@ -87,4 +96,7 @@ export const SchemaCatalogue = {
   Trigger,
   TriggerList,
   TriggerRun,
+  TriggerRunRecord,
+  TriggerRunPage,
+  Deleted,
 } as const;
