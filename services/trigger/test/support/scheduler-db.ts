@@ -41,6 +41,8 @@ export const quietLogger: Logger = createLogger({ service: 'trigger-test', level
 
 export interface NewTrigger {
   schedule: TriggerSchedule;
+  /** The creating agent; AGENT unless given. */
+  agentId?: string;
   timezone?: string;
   nextRunAt: Date | null;
   anchorAt?: Date | null;
@@ -162,7 +164,7 @@ async function insertTrigger(pool: SqlPool, trigger: NewTrigger): Promise<string
     [
       id,
       ACCOUNT,
-      AGENT,
+      trigger.agentId ?? AGENT,
       trigger.clientId === undefined ? 'client_scheduler_test' : trigger.clientId,
       `test ${id}`,
       JSON.stringify(trigger.schedule),
