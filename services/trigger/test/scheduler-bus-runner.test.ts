@@ -1,82 +1,32 @@
 /**
  * The bus runner (issue 13 points 4 and 5) through the scheduler, on a real nats-server and
- * PostgreSQL. The auth service's agent grant, the gateway's usage charge and the brain's prompt
- * run are answered by small responders (their handlers are other helpers' work; the service's
- * end-to-end test runs the real chain): each checks the request against its contract schema and
- * keeps it with its request id.
+ * PostgreSQL, the services it asks answered by small responders (support/run-peers.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import type { AgentGrant, AnyEndpoint, UsageCharged } from '@pag/contracts';
-import {
-  AppError,
-  AuthEndpoints,
-  BrainServiceEndpoints,
-  GatewayEndpoints,
-  MessageHeaders,
-} from '@pag/contracts';
-import type { Bus, Subscription } from '@pag/kit';
+import { AppError } from '@pag/contracts';
+import type { Bus } from '@pag/kit';
 import type { TestBroker } from '@pag/kit/testing';
 import { startTestBroker } from '@pag/kit/testing';
 import { startScheduler } from '../src/scheduler/mod.ts';
+import type { RunPeers } from './support/run-peers.ts';
+import { startRunPeers } from './support/run-peers.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';
 import { ACCOUNT, quietLogger, recordingAudit, SETTINGS, startSchedulerDb } from './support/scheduler-db.ts';
-
-interface Asked {
-  subject: string;
-  requestId: string | undefined;
-  data: Record<string, unknown>;
-}
 
 let db: SchedulerDb;
 let broker: TestBroker;
 let triggerBus: Bus;
-const asked: Asked[] = [];
-const grants = new Map<string, AgentGrant>();
-let charge: UsageCharged = { served: true, retryAfterSeconds: null, message: null };
-let brainFailure: AppError | null = null;
-let brain: Subscription;
-
-/** A responder that checks each request against the endpoint's schema and keeps it. */
-async function respond(
-  name: string,
-  endpoint: AnyEndpoint,
-  answer: (data: Record<string, unknown>) => unknown,
-) {
-  const bus = await broker.connect(name);
-  return bus.handle(endpoint.subject, (msg) => {
-    const data = endpoint.request.parse(msg.data) as Record<string, unknown>;
-    asked.push({ subject: endpoint.subject, requestId: msg.headers[MessageHeaders.requestId], data });
-    return answer(data);
-  });
-}
+let peers: RunPeers;
 
 beforeAll(async () => {
   db = await startSchedulerDb();
   broker = await startTestBroker({ kind: 'nats' });
   triggerBus = await broker.connect('trigger');
-  await respond('auth', AuthEndpoints.agentGrant, (data) => {
-    const grant = grants.get(data.agentId as string);
-    if (grant === undefined) throw new Error(`no grant for ${String(data.agentId)}`);
-    return grant;
-  });
-  await respond('gateway', GatewayEndpoints.usageCharge, () => charge);
-  brain = await respond('brain', BrainServiceEndpoints.promptRun, (data) => {
-    if (brainFailure !== null) throw brainFailure;
-    return {
-      output: `Done: ${String(data.prompt)}`,
-      model: 'offline',
-      provider: 'offline',
-      memoryId: data.saveOutputToMemory === true ? 'mem_saved' : null,
-      serviceCalls: [],
-    };
-  });
+  peers = await startRunPeers(broker);
 });
 
 afterEach(async () => {
-  asked.length = 0;
-  grants.clear();
-  charge = { served: true, retryAfterSeconds: null, message: null };
-  brainFailure = null;
+  peers.reset();
   await db.clear();
 });
 
@@ -85,17 +35,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-function grant(agentId: string, fields: Partial<AgentGrant> = {}): void {
-  grants.set(agentId, {
-    agentId,
-    status: 'active',
-    clientId: `client_${agentId}`,
-    scopes: ['chat', 'services:github:read'],
-    limits: { daily: 100, monthly: 1000 },
-    plan: 'pro',
-    ...fields,
-  });
-}
+const grant = (agentId: string, fields?: Parameters<RunPeers['grant']>[1]) => peers.grant(agentId, fields);
+const asked = () => peers.asked;
 
 /** One trigger of `agentId` reading github, a manual run of it carried out by the bus runner. */
 async function runOnce(agentId: string, scopes: string[] = ['full']) {
@@ -125,21 +66,21 @@ async function runOnce(agentId: string, scopes: string[] = ['full']) {
   return { triggerId, runId, run, trigger: await db.trigger(triggerId), events, tomorrow };
 }
 
-const subjects = () => asked.map((each) => each.subject);
+const subjects = () => asked().map((each) => each.subject);
 
 describe('the bus runner', () => {
   test('as its agent, with the trigger’s scopes narrowed to the agent’s: charged, run, recorded, audited', async () => {
     grant('agt_ok');
     const { runId, triggerId, run, trigger, events } = await runOnce('agt_ok', ['full']);
     expect(subjects()).toEqual(['auth.agents.grant', 'gateway.usage.charge', 'brain.prompt.run']);
-    expect(asked.every((each) => each.requestId === runId)).toBe(true);
-    expect(asked[0]?.data).toEqual({ accountId: ACCOUNT, agentId: 'agt_ok' });
-    expect(asked[1]?.data).toEqual({
+    expect(asked().every((each) => each.requestId === runId)).toBe(true);
+    expect(asked()[0]?.data).toEqual({ accountId: ACCOUNT, agentId: 'agt_ok' });
+    expect(asked()[1]?.data).toEqual({
       accountId: ACCOUNT,
       clientId: 'client_agt_ok',
       limits: { daily: 100, monthly: 1000 },
     });
-    expect(asked[2]?.data).toMatchObject({
+    expect(asked()[2]?.data).toMatchObject({
       accountId: ACCOUNT,
       agentId: 'agt_ok',
       clientId: 'client_agt_ok',
@@ -217,7 +158,7 @@ describe('the bus runner', () => {
 
   test('a refused charge fails the run, USAGE_LIMIT_EXCEEDED, and the brain is not asked', async () => {
     grant('agt_limited');
-    charge = {
+    peers.charge = {
       served: false,
       retryAfterSeconds: 3600,
       message: 'The daily limit of 100 requests is reached.',
@@ -231,7 +172,9 @@ describe('the bus runner', () => {
 
   test('the brain’s error is the run’s', async () => {
     grant('agt_slow');
-    brainFailure = new AppError('UPSTREAM_TIMEOUT', 'The model did not answer in time.', { expose: true });
+    peers.brainFailure = new AppError('UPSTREAM_TIMEOUT', 'The model did not answer in time.', {
+      expose: true,
+    });
     const { run, trigger } = await runOnce('agt_slow');
     expect(run).toMatchObject({
       status: 'failed',
@@ -244,7 +187,7 @@ describe('the bus runner', () => {
 
   test('no brain running: SERVICE_UNAVAILABLE', async () => {
     grant('agt_alone');
-    await brain.close();
+    await peers.stopBrain();
     const { run } = await runOnce('agt_alone');
     expect(run).toMatchObject({ status: 'failed', error_code: 'SERVICE_UNAVAILABLE' });
   });

@@ -1,6 +1,7 @@
 /**
- * Issue 13 point 3: three schedulers on one database, 200 triggers due in the same minute, each
- * fires exactly once. The unique index on (trigger, due time) is not what holds this: a BEFORE
+ * Issue 13 point 3: three schedulers on one PostgreSQL and a real nats-server, 200 triggers due in
+ * the same minute, each fires exactly once: one run each, and the brain asked once per run (the
+ * schedulers carry runs out with the bus runner; the services it asks are support/run-peers.ts). The unique index on (trigger, due time) is not what holds this: a BEFORE
  * INSERT trigger of the test counts every run the schedulers try to insert (it fires before ON
  * CONFLICT decides), and there is exactly one attempt per trigger.
  */
@@ -9,12 +10,14 @@ import type { TestBroker } from '@pag/kit/testing';
 import { startTestBroker } from '@pag/kit/testing';
 import type { Scheduler } from '../src/scheduler/mod.ts';
 import { startScheduler } from '../src/scheduler/mod.ts';
+import type { RunPeers } from './support/run-peers.ts';
+import { startRunPeers } from './support/run-peers.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';
 import {
+  AGENT,
   minuteAgo,
   quietLogger,
   recordingAudit,
-  recordingExecutor,
   SETTINGS,
   startSchedulerDb,
 } from './support/scheduler-db.ts';
@@ -23,10 +26,12 @@ const TRIGGERS = 200;
 
 let db: SchedulerDb;
 let broker: TestBroker;
+let peers: RunPeers;
 
 beforeAll(async () => {
   db = await startSchedulerDb();
-  broker = await startTestBroker();
+  broker = await startTestBroker({ kind: 'nats' });
+  peers = await startRunPeers(broker);
   await db.pool.query(`
     CREATE TABLE "trigger".run_insert_attempts (trigger_id text NOT NULL, scheduled_for timestamptz NOT NULL);
     CREATE FUNCTION "trigger".count_run_insert() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -71,7 +76,7 @@ describe('three schedulers, one database', () => {
     const ids = await Promise.all(
       Array.from({ length: TRIGGERS }, () => db.insertTrigger({ schedule, nextRunAt: dueAt })),
     );
-    const recording = recordingExecutor();
+    peers.grant(AGENT);
     const { audit, events } = recordingAudit();
     const schedulers: Scheduler[] = [];
     for (let replica = 0; replica < 3; replica += 1) {
@@ -83,7 +88,6 @@ describe('three schedulers, one database', () => {
           audit,
           // A generous grace: a slow start of the test must not turn these into catch-up runs.
           settings: { ...SETTINGS, lateGraceMs: 10 * 60_000 },
-          executor: recording.executor,
         }),
       );
     }
@@ -99,15 +103,22 @@ describe('three schedulers, one database', () => {
     expect(runs).toHaveLength(TRIGGERS);
     expect(new Set(runs.map((run) => run.trigger_id))).toEqual(new Set(ids));
     for (const run of runs) {
-      expect(run).toMatchObject({ cause: 'schedule', late: false, status: 'succeeded', attempts: 1 });
+      expect(run).toMatchObject({
+        cause: 'schedule',
+        late: false,
+        status: 'succeeded',
+        attempts: 1,
+        model: 'offline',
+      });
       expect(run.scheduled_for).toEqual(dueAt);
     }
     const attempts = await attemptsPerTrigger();
     expect(attempts.size).toBe(TRIGGERS);
     expect([...attempts.values()].every((n) => n === 1)).toBe(true);
 
-    expect(recording.calls).toHaveLength(TRIGGERS);
-    expect(new Set(recording.calls.map((run) => run.id)).size).toBe(TRIGGERS);
+    const prompts = peers.asked.filter((each) => each.subject === 'brain.prompt.run');
+    expect(prompts).toHaveLength(TRIGGERS);
+    expect(new Set(prompts.map((each) => each.data.runId))).toEqual(new Set(runs.map((run) => run.id)));
     expect(events).toHaveLength(TRIGGERS);
     expect(new Set(events.map((event) => event.detail.runId)).size).toBe(TRIGGERS);
 
