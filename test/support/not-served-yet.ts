@@ -21,5 +21,4 @@ export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'auth.agents.grant',
   'gateway.usage.charge',
   'brain.prompt.run',
-  'proxy.calls.forward',
 ]);
