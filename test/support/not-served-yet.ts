@@ -20,5 +20,4 @@ export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'trigger.owner-triggers.memory',
   'auth.agents.grant',
   'gateway.usage.charge',
-  'brain.prompt.run',
 ]);
