@@ -3,7 +3,7 @@ import type { Bus } from '@pag/kit';
 import type { ChatRuntime } from '../chat/answer-chat.ts';
 import type { DefaultPersona } from '../identity/default-persona.ts';
 import type { OwnerIdentity } from '../identity/owner-identity.ts';
-import type { PromptRunSettings } from '../prompt/run-prompt.ts';
+import type { PromptRunSettings } from '../prompt/prompt-run-deps.ts';
 import type { BrainStores } from '../store/brain-stores.ts';
 
 export interface BrainHandlerDeps {

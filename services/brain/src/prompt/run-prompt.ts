@@ -17,25 +17,13 @@
  * trigger service records on the run; never an offline answer in its place.
  */
 import type { PromptRunRequest, PromptRunResult } from '@pag/contracts';
-import type { Bus, ServiceCaller } from '@pag/kit';
-import type { ChatDeps } from '../chat/answer-chat.ts';
+import type { ServiceCaller } from '@pag/kit';
 import { quoteOffline } from '../chat/answer-chat.ts';
 import { retrieve } from '../chat/retrieve.ts';
 import { notConsultedNote, runOutput } from '../domain/run-text.ts';
 import type { ServiceCallRecord } from './call-service.ts';
+import type { PromptRunDeps } from './prompt-run-deps.ts';
 import { runWithModel } from './run-with-model.ts';
-
-export interface PromptRunSettings {
-  /** PROMPT_RUN_TIMEOUT_MS: the whole run, every model and service call included. */
-  timeoutMs: number;
-  /** PROMPT_PROXY_TIMEOUT_MS: the longest wait for one proxy.calls.forward answer. */
-  proxyCallTimeoutMs: number;
-}
-
-export interface PromptRunDeps extends ChatDeps {
-  bus: Bus;
-  promptRun: PromptRunSettings;
-}
 
 export async function runPrompt(
   caller: ServiceCaller,

@@ -22,7 +22,7 @@ import { buildPrompt } from '../domain/chat-prompt.ts';
 import { runInstructions } from '../domain/run-text.ts';
 import type { ServiceCallRecord } from './call-service.ts';
 import { CALL_SERVICE, callService, callServiceTool } from './call-service.ts';
-import type { PromptRunDeps } from './run-prompt.ts';
+import type { PromptRunDeps } from './prompt-run-deps.ts';
 
 /** Answers of the model that may ask for service calls; the next one must answer. */
 export const MAX_TOOL_ROUNDS = 8;
