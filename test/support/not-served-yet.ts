@@ -19,6 +19,4 @@ export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'trigger.owner-triggers.run',
   'trigger.owner-triggers.memory',
   'auth.agents.grant',
-  'brain.prompt.run',
-  'proxy.calls.forward',
 ]);
