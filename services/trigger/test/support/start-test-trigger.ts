@@ -40,8 +40,12 @@ export interface TestTrigger extends AsyncDisposable {
   readonly audit: ActionAuditEvent[];
   /** Asks as the gateway does: a DispatchRequest with the caller in headers. */
   ask<R = unknown>(subject: string, caller: Caller, request?: Partial<DispatchRequest>): Promise<R>;
-  /** Asks an owner endpoint as the auth service does; the reply checked. */
-  askOwner<E extends AnyEndpoint>(endpoint: E, input: EndpointInput<E>): Promise<EndpointReply<E>>;
+  /** Asks an owner endpoint as the auth service does (with `requestId` when given); the reply checked. */
+  askOwner<E extends AnyEndpoint>(
+    endpoint: E,
+    input: EndpointInput<E>,
+    requestId?: string,
+  ): Promise<EndpointReply<E>>;
   /** Resolves once an audit event of `requestId` arrived. */
   auditOf(requestId: string): Promise<ActionAuditEvent>;
   close(): Promise<void>;
@@ -101,7 +105,11 @@ export async function startTestTrigger(env: Record<string, string> = {}): Promis
           { params: {}, query: {}, body: null, ...request },
           { timeoutMs: 5_000, headers: callerHeaders(caller) },
         ),
-      askOwner: (endpoint, input) => requestEndpoint(authBus, endpoint, input, { timeoutMs: 5_000 }),
+      askOwner: (endpoint, input, requestId) =>
+        requestEndpoint(authBus, endpoint, input, {
+          timeoutMs: 5_000,
+          ...(requestId === undefined ? {} : { headers: { [MessageHeaders.requestId]: requestId } }),
+        }),
       auditOf: (requestId) => {
         const seen = audit.find((event) => event.requestId === requestId);
         if (seen !== undefined) return Promise.resolve(seen);
