@@ -18,7 +18,6 @@ export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'trigger.owner-triggers.delete',
   'trigger.owner-triggers.run',
   'trigger.owner-triggers.memory',
-  'auth.agents.grant',
   'gateway.usage.charge',
   'brain.prompt.run',
   'proxy.calls.forward',
