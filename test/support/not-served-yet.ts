@@ -4,7 +4,6 @@
  * fail until it does.
  */
 export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
-  'auth.agents.grant',
   'gateway.usage.charge',
   'brain.prompt.run',
   'proxy.calls.forward',
