@@ -6,5 +6,4 @@
 export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
   'gateway.usage.charge',
   'brain.prompt.run',
-  'proxy.calls.forward',
 ]);
