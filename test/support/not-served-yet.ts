@@ -4,6 +4,5 @@
  * fail until it does.
  */
 export const NOT_SERVED_YET: ReadonlySet<string> = new Set([
-  'gateway.usage.charge',
   'brain.prompt.run',
 ]);
