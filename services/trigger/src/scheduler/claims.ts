@@ -2,7 +2,10 @@
  * Who holds a run, in PostgreSQL alone (docs/adr/0048):
  * - claimRuns: queued runs become `running` with a lease, each by exactly one scheduler
  *   (`FOR UPDATE SKIP LOCKED`: a row another scheduler is claiming is skipped, one it has claimed
- *   is no longer `queued` when re-checked);
+ *   is no longer `queued` when re-checked). The rows are picked in a MATERIALIZED CTE, not in
+ *   `WHERE id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)`: there the planner may run the
+ *   subquery again for the join and lock more than n rows (a scheduler with one slot claimed two
+ *   in the crash test);
  * - extendLeases: the holder's heartbeat; a run it no longer holds (failed by another scheduler
  *   after the lease ran out) is not returned, and the holder gives it up;
  * - failExpiredLeases: a running run whose lease ran out lost its scheduler (a crash, a kill):
@@ -40,15 +43,17 @@ export async function claimRuns(
   if (limit <= 0) return [];
   const { rows } = await pool.query<ClaimedRow>({
     name: 'trigger_claim_runs',
-    text: `UPDATE "trigger".runs r
+    text: `WITH picked AS MATERIALIZED (
+             SELECT id FROM "trigger".runs
+              WHERE status = 'queued'
+              ORDER BY queued_at, seq
+              LIMIT $3
+                FOR UPDATE SKIP LOCKED
+           )
+           UPDATE "trigger".runs r
               SET status = 'running', attempts = r.attempts + 1, started_at = $1, lease_until = $2
-             FROM "trigger".triggers t
-            WHERE r.id IN (SELECT id FROM "trigger".runs
-                            WHERE status = 'queued'
-                            ORDER BY queued_at, seq
-                            LIMIT $3
-                              FOR UPDATE SKIP LOCKED)
-              AND r.status = 'queued' AND t.id = r.trigger_id
+             FROM picked, "trigger".triggers t
+            WHERE r.id = picked.id AND t.id = r.trigger_id
         RETURNING ${RUN_FIELDS}`,
     values: [now, new Date(now.getTime() + leaseMs), limit],
   });
@@ -85,15 +90,16 @@ export const INTERRUPTED_MESSAGE =
 export async function failExpiredLeases(pool: SqlPool, now: Date, limit: number): Promise<InterruptedRun[]> {
   const { rows } = await pool.query<ClaimedRow>({
     name: 'trigger_fail_expired_leases',
-    text: `WITH failed AS (
+    text: `WITH expired AS MATERIALIZED (
+             SELECT id FROM "trigger".runs
+              WHERE status = 'running' AND lease_until < $1
+              LIMIT $2
+                FOR UPDATE SKIP LOCKED
+           ), failed AS (
              UPDATE "trigger".runs r
                 SET status = 'failed', finished_at = $1, lease_until = NULL,
                     error_code = 'RUN_INTERRUPTED', error_message = $3
-              WHERE r.id IN (SELECT id FROM "trigger".runs
-                              WHERE status = 'running' AND lease_until < $1
-                              LIMIT $2
-                                FOR UPDATE SKIP LOCKED)
-                AND r.status = 'running' AND r.lease_until < $1
+               FROM expired WHERE r.id = expired.id
           RETURNING r.*
            ), touched AS (
              UPDATE "trigger".triggers t SET last_run_at = $1
