@@ -23,7 +23,7 @@ import { TriggerControl } from './control/trigger-control.ts';
 import { triggerDatabase } from './database.ts';
 import { triggerEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { startScheduler } from './scheduler/mod.ts';
+import { startScheduler } from './scheduler/scheduler.ts';
 import { TriggerStore } from './store/trigger-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
