@@ -220,24 +220,22 @@ describe('what gets run', () => {
 
 describe('leases', () => {
   test('a run longer than its lease keeps it while its scheduler lives', async () => {
-    const LEASE_MS = 300;
+    // Short enough to outlast it a few times, long enough for a heartbeat (a third of it) on a busy machine.
+    const LEASE_MS = 900;
     const tomorrow = new Date(Date.now() + 24 * 3_600_000);
     const triggerId = await db.insertTrigger({
       schedule: { type: 'daily', atHour: 7, atMinute: 0 },
       nextRunAt: tomorrow,
     });
     const runId = await db.queueManualRun(triggerId, new Date());
-    let finish: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
+    const gate = Promise.withResolvers<void>();
     const started = Promise.withResolvers<void>();
     const holder = startScheduler(
       deps({
         settings: { ...SETTINGS, runLeaseMs: LEASE_MS },
         executor: async () => {
           started.resolve();
-          await gate;
+          await gate.promise;
           return { status: 'succeeded', output: 'late but fine', model: 'offline', memoryId: null };
         },
       }),
@@ -252,11 +250,11 @@ describe('leases', () => {
     );
     try {
       await started.promise;
-      // The passage of time is what is tested: four leases, the watcher passing every 50 ms.
-      await sleep(4 * LEASE_MS);
+      // The passage of time is what is tested: three leases, the watcher passing every 50 ms.
+      await sleep(3 * LEASE_MS);
       await watcher.tick();
       expect(await db.runs(triggerId)).toEqual([expect.objectContaining({ id: runId, status: 'running' })]);
-      finish();
+      gate.resolve();
       await holder.idle();
     } finally {
       await holder.stop();

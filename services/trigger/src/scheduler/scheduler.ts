@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@pag/contracts';
 import { busRunner } from './bus-runner.ts';
-import { claimRuns, extendLeases, failExpiredLeases } from './claims.ts';
+import { claimRuns, extendLeases, failExpiredLeases, INTERRUPTED_MESSAGE } from './claims.ts';
 import { finishRun } from './finish-run.ts';
 import { planDue } from './plan-due.ts';
 import { recordRunAudit } from './run-audit.ts';
@@ -62,7 +62,7 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
       );
       const outcome: RunOutcome = {
         status: 'failed',
-        error: { code: 'RUN_INTERRUPTED', message: 'Its scheduler stopped before it finished.' },
+        error: { code: 'RUN_INTERRUPTED', message: INTERRUPTED_MESSAGE },
       };
       recordRunAudit(audit, run, outcome, null, finishedAt);
     }
