@@ -111,8 +111,7 @@ export function latestRunAtOrBefore(
 
 /** `instant` in `timezone`, ISO 8601 with milliseconds and offset: 2026-11-30T08:30:00.000+01:00. */
 export function localIso(instant: Date, timezone: string): string {
-  // toISO() is null only for an invalid DateTime, which inZone never returns.
-  return inZone(instant, timezone).toISO() ?? '';
+  return inZone(instant, timezone).toISO();
 }
 
 function onceAt(schedule: OnceSchedule, timezone: string): Date {
@@ -149,8 +148,7 @@ function runDay(schedule: CalendarSchedule, day: CalendarDay, offset: number): C
       return day.plus({ weeks: offset }).set({ weekday: ISO_WEEKDAY[schedule.weekday] });
     case 'monthly': {
       const month = day.startOf('month').plus({ months: offset });
-      // daysInMonth is defined for every valid DateTime; a calendar day always is one.
-      return month.set({ day: Math.min(schedule.dayOfMonth, month.daysInMonth ?? 28) });
+      return month.set({ day: Math.min(schedule.dayOfMonth, month.endOf('month').day) });
     }
   }
 }

@@ -16,7 +16,7 @@ export function calendarDay(instant: Date, zone: string): CalendarDay {
 }
 
 /** `instant` as seen in `zone`; an unknown zone is a bug upstream (the contracts validate every stored zone). */
-export function inZone(instant: Date, zone: string): DateTime {
+export function inZone(instant: Date, zone: string): DateTime<true> {
   const local = DateTime.fromJSDate(instant, { zone });
   if (!local.isValid)
     throw new Error(`Cannot read an instant in time zone ${zone}: ${local.invalidExplanation}`);
