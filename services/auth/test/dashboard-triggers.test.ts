@@ -1,7 +1,7 @@
 /**
  * /dashboard/triggers in the auth service, against the trigger service's owner endpoints as the
  * contracts define them (support/owner-triggers.ts on the test's bus; the real trigger service:
- * test/dashboard-triggers.test.ts): the signed-in owner sees each of their triggers with the
+ * test/trigger-dashboard.test.ts): the signed-in owner sees each of their triggers with the
  * creating agent's name from auth's records ("deleted agent" when gone), runs one now, pauses,
  * resumes, turns the memory toggle, deletes after a confirm step, every form with the CSRF token
  * and without JavaScript; every message names the signed-in owner's account, so another owner's
