@@ -11,8 +11,9 @@
  * message. Whatever the service answered (an AppError such as NOT_FOUND or CONFLICT, a reply that
  * breaks the contract) goes on as it came.
  *
- * A change the service confirmed is also an owner action in the audit log, through auth's outbox
- * (docs/adr/0041, 0045): what was done and to which item, never the content or a key.
+ * recordEdit: a change the service confirmed as an owner action in the audit log, through auth's
+ * outbox (docs/adr/0041, 0045), for a service that does not record it itself (the brain); what
+ * was done and to which item, never the content or a key. The trigger service records its own.
  */
 import type { AnyEndpoint, EndpointInput, EndpointReply } from '@pag/contracts';
 import { AppError, invalidRequest, MessageHeaders } from '@pag/contracts';
@@ -29,7 +30,7 @@ export type OwnerInput<E extends AnyEndpoint> = Omit<EndpointInput<E>, 'accountI
 
 /** What an owner's change is called in the audit log, and what it changed. */
 export interface OwnerEdit {
-  /** `<resource>.<verb>`: persona.save, knowledge.delete, trigger.pause, … */
+  /** `<resource>.<verb>`: persona.save, knowledge.delete, … */
   action: string;
   target: string | null;
   agentId?: string | null;

@@ -146,8 +146,8 @@ function triggerSection(trigger: OwnerTrigger, input: TriggersPageInput): SafeHt
 <dt>Services</dt><dd>${services}</dd>
 <dt>Outputs in memory</dt><dd>${memoryToggle(trigger, csrf)}</dd>
 </dl>
-<p>${action(trigger, 'run', 'Run now', csrf)} ${pauseOrResume}
-<a href="/dashboard/triggers/${encodeURIComponent(trigger.id)}/delete" aria-label="Delete ${trigger.name}">Delete</a></p>
+<div>${action(trigger, 'run', 'Run now', csrf)} ${pauseOrResume}
+<a href="/dashboard/triggers/${encodeURIComponent(trigger.id)}/delete" aria-label="Delete ${trigger.name}">Delete</a></div>
 ${runTable(trigger)}
 </section>`;
 }

@@ -12,8 +12,9 @@
  * when auth has none). What it enforces: tenancy (every message names the signed-in owner; another
  * owner's trigger is "not found", the 404 page); CSRF on every POST; a refusal of the trigger
  * service (a stopped trigger whose creator is still revoked, say) is shown on the list with its
- * status; no trigger service answering is a 503 page saying so. Every change the service confirmed
- * is an owner action in the audit log (`trigger.run|pause|resume|memory|delete`).
+ * status; no trigger service answering is a 503 page saying so. The audit log's record of each
+ * change is the trigger service's own (it records every change of a trigger, whoever asked, with
+ * the owner as actor for these), so the dashboard writes none of its own: one change, one event.
  */
 import type { Router } from '@koa/router';
 import type { OwnerTrigger } from '@pag/contracts';
@@ -112,17 +113,16 @@ export function registerTriggerRoutes(router: Router, deps: DashboardDeps): void
     return trigger;
   }
 
-  /** One change: asked, recorded as the owner's action, then back to the list saying so. */
+  /** One change: asked of the trigger service, then back to the list saying so. */
   async function change(
     ctx: Context,
-    { action, done }: { action: string; done: string },
-    act: (source: OwnerServiceSource, id: string) => Promise<Record<string, string | boolean>>,
+    done: string,
+    act: (source: OwnerServiceSource, id: string) => Promise<unknown>,
   ): Promise<void> {
     const id = idOf(ctx);
     const source = triggerSource(deps, ctx);
     try {
-      const detail = await act(source, id);
-      await source.recordEdit({ action, target: id, detail });
+      await act(source, id);
       const anchor = done === 'delete' ? '' : `#trigger-${encodeURIComponent(id)}`;
       seeOther(ctx, `/dashboard/triggers?done=${done}&id=${encodeURIComponent(id)}${anchor}`);
     } catch (error) {
@@ -137,26 +137,17 @@ export function registerTriggerRoutes(router: Router, deps: DashboardDeps): void
 
   router.post('/triggers/:id/run', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
-    await change(ctx, { action: 'trigger.run', done: 'run' }, async (source, id) => {
-      const run = await source.ask(TriggerOwnerEndpoints.run, { id }, 'trigger');
-      return { runId: run.runId };
-    });
+    await change(ctx, 'run', (source, id) => source.ask(TriggerOwnerEndpoints.run, { id }, 'trigger'));
   });
 
   router.post('/triggers/:id/pause', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
-    await change(ctx, { action: 'trigger.pause', done: 'pause' }, async (source, id) => {
-      await source.ask(TriggerOwnerEndpoints.pause, { id }, 'trigger');
-      return {};
-    });
+    await change(ctx, 'pause', (source, id) => source.ask(TriggerOwnerEndpoints.pause, { id }, 'trigger'));
   });
 
   router.post('/triggers/:id/resume', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
-    await change(ctx, { action: 'trigger.resume', done: 'resume' }, async (source, id) => {
-      const trigger = await source.ask(TriggerOwnerEndpoints.resume, { id }, 'trigger');
-      return { status: trigger.status };
-    });
+    await change(ctx, 'resume', (source, id) => source.ask(TriggerOwnerEndpoints.resume, { id }, 'trigger'));
   });
 
   router.post('/triggers/:id/memory', formBody, async (ctx) => {
@@ -165,13 +156,8 @@ export function registerTriggerRoutes(router: Router, deps: DashboardDeps): void
     if (fields.enabled !== 'true' && fields.enabled !== 'false')
       throw new AppError('INVALID_REQUEST', 'enabled: Must be true or false.');
     const enabled = fields.enabled === 'true';
-    await change(
-      ctx,
-      { action: 'trigger.memory', done: enabled ? 'memory-on' : 'memory-off' },
-      async (source, id) => {
-        await source.ask(TriggerOwnerEndpoints.memory, { id, enabled }, 'trigger');
-        return { enabled };
-      },
+    await change(ctx, enabled ? 'memory-on' : 'memory-off', (source, id) =>
+      source.ask(TriggerOwnerEndpoints.memory, { id, enabled }, 'trigger'),
     );
   });
 
@@ -182,9 +168,6 @@ export function registerTriggerRoutes(router: Router, deps: DashboardDeps): void
 
   router.post('/triggers/:id/delete', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
-    await change(ctx, { action: 'trigger.delete', done: 'delete' }, async (source, id) => {
-      await source.ask(TriggerOwnerEndpoints.remove, { id }, 'trigger');
-      return {};
-    });
+    await change(ctx, 'delete', (source, id) => source.ask(TriggerOwnerEndpoints.remove, { id }, 'trigger'));
   });
 }

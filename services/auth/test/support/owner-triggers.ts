@@ -5,7 +5,7 @@
  * are. It keeps triggers per account (another account's id is NOT_FOUND, as the real service
  * answers), records every message it was asked (to see which account the dashboard named), and
  * can be told to refuse one change (to see how a refusal is shown). Not the trigger service's
- * behaviour: the page is tested against that in test/dashboard-triggers.test.ts once it exists.
+ * behaviour: the page is tested against that, on the whole stack, in test/trigger-dashboard.test.ts.
  */
 import type { AnyEndpoint, EndpointInput, OwnerTrigger, TriggerRunRecord } from '@pag/contracts';
 import { AppError, OwnerTrigger as OwnerTriggerSchema, TriggerOwnerEndpoints } from '@pag/contracts';
