@@ -28,7 +28,7 @@ import type { TriggerStatus, TriggerStore } from '../store/trigger-store.ts';
 /** auth.agents.grant: what the creating agent may do now. */
 export type AgentGrants = (query: { accountId: string; agentId: string }) => Promise<AgentGrant>;
 
-/** Who acts, for the audit event: an agent (its token) or the owner (dashboard); the operator is not audited here. */
+/** Who acts, for the audit event: an agent (its token) or the owner (dashboard); not the operator. */
 export interface Actor {
   type: 'agent' | 'owner' | 'operator';
   /** The acting agent (type agent); null for the owner and the operator. */
