@@ -280,6 +280,7 @@ describe('tenancy', () => {
     const stranger = t.auth.addAccount('runs.stranger@example.com');
     await withProvider(stranger);
     const offline = t.auth.addAccount('runs.stranger.offline@example.com');
+    const ownersEntries = await t.db.memoryEntry.count({ where: { accountId: owner } });
     await run({ accountId: stranger, saveOutputToMemory: true });
     const messages = llm.requests[0]?.body.messages ?? [];
     const seen = JSON.stringify(messages);
@@ -291,5 +292,6 @@ describe('tenancy', () => {
     expect(quoted.output).toContain('nothing in the owner');
     // The entry is the stranger's; this account's memory has none of it.
     expect(await t.db.memoryEntry.count({ where: { accountId: stranger } })).toBe(1);
+    expect(await t.db.memoryEntry.count({ where: { accountId: owner } })).toBe(ownersEntries);
   });
 });
