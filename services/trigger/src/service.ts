@@ -24,12 +24,15 @@ import { triggerDatabase } from './database.ts';
 import { triggerEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { startScheduler } from './scheduler/scheduler.ts';
+import type { Scheduler } from './scheduler/types.ts';
 import { TriggerStore } from './store/trigger-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
 export type TriggerDeps = ServiceDeps<TriggerConfig>;
 
 export interface RunningTrigger extends AsyncDisposable {
+  /** Its scheduler: started with the service, stopped by close(); `tick()` runs a pass now. */
+  readonly scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -76,7 +79,7 @@ export async function startTrigger(deps: TriggerDeps): Promise<RunningTrigger> {
       { subjects: subscriptions.length, tickMs: config.scheduler.tickMs },
       'trigger service started',
     );
-    return { close, [Symbol.asyncDispose]: close };
+    return { scheduler, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await close();
     throw error;

@@ -4,8 +4,9 @@
  * chose it) with the service on one connection, a stand-in of auth.agents.grant on the auth
  * connection (owner endpoints are asked there, as the auth service would), the test's own
  * connection to ask from as the gateway would (identity in headers), and the AUDIT stream read
- * into `audit`. The scheduler's tick is an hour unless `env` says otherwise, so queued runs stay
- * queued for what these tests look at (the scheduler's own tests drive it). close() stops it all.
+ * into `audit`. The scheduler's tick is an hour unless `env` says otherwise, and its first pass is
+ * over before the test begins, so queued runs stay queued for what these tests look at (the
+ * scheduler's own tests drive it). close() stops it all.
  */
 import type {
   ActionAuditEvent,
@@ -73,6 +74,9 @@ export async function startTestTrigger(env: Record<string, string> = {}): Promis
     },
   });
   try {
+    // The scheduler's first pass starts with the service; once it is over, the next is an hour
+    // away, so nothing the test queues is claimed behind its back.
+    await started.service.scheduler.tick();
     const authBus = await started.connect('auth');
     const grants = await FakeGrants.start(authBus);
     const db = createPrismaClient(PrismaClient, {
