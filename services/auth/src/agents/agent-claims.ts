@@ -7,6 +7,7 @@
 import type { AgentIntrospectionClaims } from '@pag/contracts';
 import type { Middleware } from 'koa';
 import type { AgentClaimRows } from '../store/agent-claim-rows.ts';
+import { agentStanding } from './agent-rules.ts';
 
 export function agentClaimsMiddleware(rows: AgentClaimRows): Middleware {
   return async (ctx, next) => {
@@ -17,11 +18,10 @@ export function agentClaimsMiddleware(rows: AgentClaimRows): Middleware {
     const accountId = String(body.account_id ?? body.sub ?? '');
     const clientId = String(body.client_id ?? '');
     const row = await rows.lookup(accountId, clientId);
-    const ended =
+    if (
       row === undefined ||
-      row.status === 'revoked' ||
-      (row.expires_at !== null && row.expires_at.getTime() <= Date.now());
-    if (ended) {
+      agentStanding({ status: row.status ?? 'active', expiresAt: row.expires_at }) !== 'active'
+    ) {
       ctx.body = { active: false };
       return;
     }

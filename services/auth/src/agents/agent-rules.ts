@@ -12,6 +12,22 @@ export const NO_EXPIRY_SECONDS = 10 * 365 * 24 * 3600;
 const LIMIT_MAX = 100_000_000;
 export const NAME_MAX = 100;
 
+/** Where an agent stands now: a stored `active` agent past its expiry is expired. */
+export type AgentStanding = 'active' | 'revoked' | 'expired';
+
+/**
+ * The one reading of an agent's state, for introspection, handshake status, the dashboard and the
+ * trigger service's grant: revoked wins; an expiry at or before `now` has passed.
+ */
+export function agentStanding(
+  agent: { status: string; expiresAt: Date | null },
+  now: Date = new Date(),
+): AgentStanding {
+  if (agent.status === 'revoked') return 'revoked';
+  if (agent.expiresAt !== null && agent.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(16).toString('base64url')}`;
 }

@@ -1,84 +1,22 @@
 /**
  * The owner's brain (personas, knowledge, identity, memory, the language-model provider), asked
- * of the brain service over the bus (BrainOwnerEndpoints through kit's requestEndpoint): the auth
- * service never reads the brain's tables (a service never reads another's data; docs/adr/0040).
- * Every message names the signed-in owner's account: that is the tenancy boundary, and the brain
- * reads and changes only that account's rows.
- *
- * The request is checked against the endpoint's schema here first, so a mistake in a form is a
- * 400 naming the field even while the brain is down. When no brain answers (none running, or not
- * in time) the brain is "unavailable": an AppError SERVICE_UNAVAILABLE (503) whose message the
- * page shows. Whatever the brain answered (an AppError such as NOT_FOUND or CONFLICT, a reply
- * that breaks the contract) goes on as it came.
- *
- * A change the brain confirmed is also an owner action in the audit log, through auth's outbox
- * (docs/adr/0041, 0045): what was done and to which item, never the content or a key.
+ * of the brain service over the bus (BrainOwnerEndpoints through owner-service.ts, which names the
+ * signed-in owner's account in every message and records confirmed changes in the audit log).
+ * No brain answering is a 503 saying the brain is unavailable.
  */
-import type { AnyEndpoint, EndpointInput, EndpointReply } from '@pag/contracts';
-import { AppError, invalidRequest, MessageHeaders } from '@pag/contracts';
-import { BusNoRespondersError, BusTimeoutError, requestEndpoint } from '@pag/kit';
+import { AppError } from '@pag/contracts';
 import type { Context } from 'koa';
-import { ownerRequest } from '../interactions/owner-request.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
-import { ownerOf } from './owner-context.ts';
-
-export const BRAIN_TIMEOUT_MS = 5000;
+import type { OwnerServiceSource } from './owner-service.ts';
+import { ownerServiceSource } from './owner-service.ts';
 
 export const BRAIN_UNAVAILABLE_MESSAGE =
   'Your brain is unavailable right now: the brain service did not answer. Nothing was changed; try again in a moment.';
 
-/** An endpoint's input without the account: brain-source adds the signed-in owner's. */
-export type OwnerInput<E extends AnyEndpoint> = Omit<EndpointInput<E>, 'accountId'>;
-
-/** What an owner's change is called in the audit log, and what it changed. */
-export interface OwnerEdit {
-  /** `<resource>.<verb>`: persona.save, knowledge.delete, … */
-  action: string;
-  target: string | null;
-  agentId?: string | null;
-  /** Facts about the change (never content, never a key). */
-  detail?: Record<string, string | number | boolean | null>;
-}
-
-export interface BrainSource {
-  /** Asks the brain for the signed-in owner; `what` names the request in a 400 message. */
-  ask<E extends AnyEndpoint>(endpoint: E, input: OwnerInput<E>, what?: string): Promise<EndpointReply<E>>;
-  /** Records a change the brain confirmed as the owner's action. */
-  recordEdit(edit: OwnerEdit): Promise<void>;
-}
+export type BrainSource = OwnerServiceSource;
 
 export function brainSource(deps: DashboardDeps, ctx: Context): BrainSource {
-  const owner = ownerOf(ctx);
-  const by = ownerRequest(ctx);
-  return {
-    async ask(endpoint, input, what = 'form') {
-      const parsed = endpoint.request.safeParse({ ...input, accountId: owner.id });
-      if (!parsed.success) throw invalidRequest(what, parsed.error);
-      try {
-        return (await requestEndpoint(deps.bus, endpoint, parsed.data as EndpointInput<typeof endpoint>, {
-          timeoutMs: BRAIN_TIMEOUT_MS,
-          headers: { [MessageHeaders.requestId]: by.requestId },
-        })) as EndpointReply<typeof endpoint>;
-      } catch (error) {
-        if (error instanceof BusNoRespondersError || error instanceof BusTimeoutError)
-          throw new AppError('SERVICE_UNAVAILABLE', BRAIN_UNAVAILABLE_MESSAGE, {
-            cause: error,
-            expose: true,
-          });
-        throw error;
-      }
-    },
-    async recordEdit(edit) {
-      await deps.core.auditOutbox.record({
-        by,
-        accountId: owner.id,
-        action: edit.action,
-        target: edit.target,
-        agentId: edit.agentId ?? null,
-        detail: edit.detail ?? {},
-      });
-    },
-  };
+  return ownerServiceSource(deps, ctx, BRAIN_UNAVAILABLE_MESSAGE);
 }
 
 /** Whether an error is one a page shows beside the owner's form (the rest go to pageGuard). */

@@ -15,6 +15,7 @@ export const DASHBOARD_SECTIONS = [
   { path: '/dashboard/identity', label: 'Identity' },
   { path: '/dashboard/memory', label: 'Memory' },
   { path: '/dashboard/brain', label: 'Language model' },
+  { path: '/dashboard/triggers', label: 'Triggers' },
   { path: '/dashboard/audit', label: 'Audit log' },
 ] as const;
 

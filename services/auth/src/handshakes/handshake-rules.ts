@@ -4,7 +4,7 @@
  */
 import type { HandshakeStatusValue } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
-import { checkScopes } from '../agents/agent-rules.ts';
+import { agentStanding, checkScopes } from '../agents/agent-rules.ts';
 
 /** What a handshake's status depends on: its own, and the state of the agent made on approval. */
 export interface HandshakeStanding {
@@ -18,11 +18,7 @@ const HANDSHAKE_ID = /^hs_[A-Za-z0-9_-]{22}$/;
 /** What the agent sees: an approved handshake whose agent no longer holds a working token is denied. */
 export function effectiveStatus(record: HandshakeStanding, now = new Date()): HandshakeStatusValue {
   if (record.status !== 'approved') return record.status;
-  const agent = record.agent;
-  const working =
-    agent !== null &&
-    agent.status === 'active' &&
-    (agent.expiresAt === null || agent.expiresAt.getTime() > now.getTime());
+  const working = record.agent !== null && agentStanding(record.agent, now) === 'active';
   return working ? 'approved' : 'denied';
 }
 

@@ -228,6 +228,17 @@ export class AgentStore {
     return agent;
   }
 
+  /**
+   * One of the owner's agents with the owner's plan, read now (the trigger service's grant before
+   * each run); null when the owner has no such agent (another owner's included).
+   */
+  findWithPlan(accountId: string, agentId: string) {
+    return this.#db.agent.findFirst({
+      where: { id: agentId, accountId },
+      include: { account: { select: { plan: true } } },
+    });
+  }
+
   /** An agent by its id alone, whoever's it is: for the device grant, which knows the device's agent. */
   findById(agentId: string): Promise<Agent | null> {
     return this.#db.agent.findUnique({ where: { id: agentId } });

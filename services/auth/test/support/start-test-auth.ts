@@ -1,7 +1,8 @@
 /**
- * For the integration tests: a real PostgreSQL with the auth migrations, the in-memory bus and
- * the auth service on a free loopback port, its own URL as PUBLIC_URL (no gateway), one resource
- * server allowed to introspect. close() stops all of it, by the pids the helpers got.
+ * For the integration tests: a real PostgreSQL with the auth migrations, the in-memory bus (or the
+ * connection given, to meet other services started by the test) and the auth service on a free
+ * loopback port, its own URL as PUBLIC_URL (no gateway), one resource server allowed to
+ * introspect. close() stops all of it, by the pids the helpers got (a given bus stays open).
  */
 import { randomBytes } from 'node:crypto';
 import type { Bus, Logger } from '@pag/kit';
@@ -60,7 +61,10 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
   };
 }
 
-export async function startTestAuth(overrides: Partial<AuthConfig> = {}): Promise<TestAuth> {
+export async function startTestAuth(
+  overrides: Partial<AuthConfig> = {},
+  options: { bus?: Bus } = {},
+): Promise<TestAuth> {
   const postgres = await startTestPostgres();
   const logger: Logger = createLogger({ service: 'auth-test', level: 'silent' });
   let bus: Bus | undefined;
@@ -68,7 +72,7 @@ export async function startTestAuth(overrides: Partial<AuthConfig> = {}): Promis
   try {
     await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
     db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: authDatabase.schema });
-    bus = await createBus({ name: 'auth-test', logger });
+    bus = options.bus ?? (await createBus({ name: 'auth-test', logger }));
     let config = testConfig(postgres.url, overrides);
     const metrics = createMetrics({ defaultMetrics: false });
     let auth = await startAuth({ config, bus, logger, metrics });
@@ -97,7 +101,7 @@ export async function startTestAuth(overrides: Partial<AuthConfig> = {}): Promis
       },
       async close() {
         await auth.close();
-        await started.bus.close();
+        if (options.bus === undefined) await started.bus.close();
         await started.db.$disconnect();
         await postgres.stop();
       },
@@ -105,7 +109,7 @@ export async function startTestAuth(overrides: Partial<AuthConfig> = {}): Promis
     };
     return self;
   } catch (error) {
-    await bus?.close();
+    if (options.bus === undefined) await bus?.close();
     await db?.$disconnect();
     await postgres.stop();
     throw error;
