@@ -7,7 +7,7 @@ import { AppError } from '@pag/contracts';
 import type { Bus } from '@pag/kit';
 import type { TestBroker } from '@pag/kit/testing';
 import { startTestBroker } from '@pag/kit/testing';
-import { startScheduler } from '../src/scheduler/mod.ts';
+import { startScheduler } from '../src/scheduler/scheduler.ts';
 import type { RunPeers } from './support/run-peers.ts';
 import { startRunPeers } from './support/run-peers.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { MemoryBus } from '@pag/kit';
 import { eventually } from '@pag/kit/testing';
-import { startScheduler } from '../src/scheduler/mod.ts';
+import { startScheduler } from '../src/scheduler/scheduler.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';
 import {
   minuteAgo,

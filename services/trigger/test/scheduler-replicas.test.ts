@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { TestBroker } from '@pag/kit/testing';
 import { startTestBroker } from '@pag/kit/testing';
-import type { Scheduler } from '../src/scheduler/mod.ts';
-import { startScheduler } from '../src/scheduler/mod.ts';
+import { startScheduler } from '../src/scheduler/scheduler.ts';
+import type { Scheduler } from '../src/scheduler/types.ts';
 import type { RunPeers } from './support/run-peers.ts';
 import { startRunPeers } from './support/run-peers.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';

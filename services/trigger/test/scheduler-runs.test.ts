@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { MemoryBus } from '@pag/kit';
-import type { SchedulerDeps } from '../src/scheduler/mod.ts';
-import { startScheduler } from '../src/scheduler/mod.ts';
+import { startScheduler } from '../src/scheduler/scheduler.ts';
+import type { SchedulerDeps } from '../src/scheduler/types.ts';
 import type { SchedulerDb } from './support/scheduler-db.ts';
 import {
   minuteAgo,

@@ -1,5 +1,12 @@
 /**
- * One scheduler (docs/adr/0048): every tick a pass plans due triggers, fails runs whose lease ran
+ * The trigger scheduler (docs/adr/0048): plans due triggers into runs, claims queued runs, keeps
+ * their leases, fails runs whose scheduler died (RUN_INTERRUPTED), all in PostgreSQL, so any
+ * number of replicas run each due time exactly once. The service starts one with its pool, bus,
+ * logger, audit publisher and the TRIGGER_* settings and stops it before the bus and the database;
+ * the default executor is the bus runner (auth.agents.grant → gateway.usage.charge →
+ * brain.prompt.run, as the trigger's creating agent with its narrowed scopes).
+ *
+ * One scheduler: every tick a pass plans due triggers, fails runs whose lease ran
  * out and claims queued runs for its free slots; a run that finishes frees its slot and claims
  * the next at once. While it holds runs, a heartbeat extends their leases every third of a lease;
  * a run whose lease it lost (another scheduler failed it) is aborted and not recorded.

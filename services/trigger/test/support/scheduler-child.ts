@@ -5,7 +5,7 @@
  */
 import { createPrismaClient, MemoryBus, sqlPoolOf } from '@pag/kit';
 import { PrismaClient } from '../../src/generated/prisma/client.ts';
-import { startScheduler } from '../../src/scheduler/mod.ts';
+import { startScheduler } from '../../src/scheduler/scheduler.ts';
 import { quietLogger, recordingAudit, SETTINGS } from './scheduler-db.ts';
 
 const databaseUrl = process.env.DATABASE_URL;

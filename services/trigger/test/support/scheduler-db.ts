@@ -17,7 +17,7 @@ import type {
   RunOutcome,
   SchedulerSettings,
   SqlPool,
-} from '../../src/scheduler/mod.ts';
+} from '../../src/scheduler/types.ts';
 
 export const TRIGGER_MIGRATIONS = {
   schema: 'trigger',
