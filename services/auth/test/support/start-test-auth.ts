@@ -1,8 +1,7 @@
 /**
- * For the integration tests: a real PostgreSQL with the auth migrations, the in-memory bus (or the
- * connection given, to meet other services started by the test) and the auth service on a free
- * loopback port, its own URL as PUBLIC_URL (no gateway), one resource server allowed to
- * introspect. close() stops all of it, by the pids the helpers got (a given bus stays open).
+ * For the integration tests: a real PostgreSQL with the auth migrations, the in-memory bus and
+ * the auth service on a free loopback port, its own URL as PUBLIC_URL (no gateway), one resource
+ * server allowed to introspect. close() stops all of it, by the pids the helpers got.
  */
 import { randomBytes } from 'node:crypto';
 import type { Bus, Logger } from '@pag/kit';
@@ -61,10 +60,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
   };
 }
 
-export async function startTestAuth(
-  overrides: Partial<AuthConfig> = {},
-  options: { bus?: Bus } = {},
-): Promise<TestAuth> {
+export async function startTestAuth(overrides: Partial<AuthConfig> = {}): Promise<TestAuth> {
   const postgres = await startTestPostgres();
   const logger: Logger = createLogger({ service: 'auth-test', level: 'silent' });
   let bus: Bus | undefined;
@@ -72,7 +68,7 @@ export async function startTestAuth(
   try {
     await applyMigrations({ databaseUrl: postgres.url, ...authDatabase });
     db = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: authDatabase.schema });
-    bus = options.bus ?? (await createBus({ name: 'auth-test', logger }));
+    bus = await createBus({ name: 'auth-test', logger });
     let config = testConfig(postgres.url, overrides);
     const metrics = createMetrics({ defaultMetrics: false });
     let auth = await startAuth({ config, bus, logger, metrics });
@@ -101,7 +97,7 @@ export async function startTestAuth(
       },
       async close() {
         await auth.close();
-        if (options.bus === undefined) await started.bus.close();
+        await started.bus.close();
         await started.db.$disconnect();
         await postgres.stop();
       },
@@ -109,7 +105,7 @@ export async function startTestAuth(
     };
     return self;
   } catch (error) {
-    if (options.bus === undefined) await bus?.close();
+    await bus?.close();
     await db?.$disconnect();
     await postgres.stop();
     throw error;
