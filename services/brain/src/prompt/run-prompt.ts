@@ -1,9 +1,10 @@
 /**
  * brain.prompt.run: a trigger's prompt carried out as its creating agent, for one run
  * (docs/adr/0051), in this order:
- * 1. the owner's cap on chats in progress (chat/owner-gate.ts, 429 RATE_LIMITED over it): a run
- *    takes the provider like a chat does;
- * 2. the provider, as for the chat (chat/chat-providers.ts: the owner's, the deployment's, none);
+ * 1. the provider, as for the chat (chat/chat-providers.ts: the owner's, the deployment's, none);
+ * 2. with a provider, a slot of the owner's cap on chats in progress (chat/owner-gate.ts): a run
+ *    takes the provider like a chat does, but waits for a slot within its deadline instead of
+ *    being refused (a run is background work; RATE_LIMITED only when no slot freed in time);
  * 3. retrieval for the prompt (chat/retrieve.ts): the persona applying to the agent, the
  *    identity, the best knowledge documents and memory entries, all of the account the request
  *    names and nothing else;
@@ -31,9 +32,10 @@ export async function runPrompt(
   deps: PromptRunDeps,
 ): Promise<PromptRunResult> {
   const deadline = Date.now() + deps.promptRun.timeoutMs;
-  const release = deps.chat.gate.enter(request.accountId);
+  const provider = await deps.chat.providers.resolve(request.accountId);
+  const release =
+    provider === null ? () => {} : await deps.chat.gate.enterWhenFree(request.accountId, deadline);
   try {
-    const provider = await deps.chat.providers.resolve(request.accountId);
     const retrieved = await retrieve(
       deps,
       { accountId: request.accountId, agentId: request.agentId, requestId: caller.requestId },
