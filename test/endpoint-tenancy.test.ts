@@ -19,12 +19,15 @@ import {
   MessageHeaders,
   requiredScope,
   routeById,
+  TriggerEndpoints,
 } from '@pag/contracts';
 import { addDocument, addPersona } from '../services/brain/test/support/seed.ts';
 import type { TestBrain } from '../services/brain/test/support/start-test-brain.ts';
 import { startTestBrain } from '../services/brain/test/support/start-test-brain.ts';
 import type { TestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
 import { startTestProxy } from '../services/proxy/test/support/start-test-proxy.ts';
+import type { TestTrigger } from '../services/trigger/test/support/start-test-trigger.ts';
+import { startTestTrigger } from '../services/trigger/test/support/start-test-trigger.ts';
 import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
 /** A valid body for each endpoint that takes one (the rest take null). */
@@ -32,7 +35,34 @@ const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
   [BrainEndpoints.memoryCreate.subject]: { content: 'a note of the caller' },
   // MARK (declared below): the offline brain (no provider here) quotes A's marked document to A only.
   [BrainEndpoints.chatSend.subject]: { message: 'tenant-a-mark' },
+  [TriggerEndpoints.triggersCreate.subject]: {
+    name: 'Morning digest',
+    kind: 'schedule',
+    schedule: { type: 'daily', atHour: 8, atMinute: 30 },
+    timezone: 'Europe/Berlin',
+    actionType: 'ai_prompt',
+    action: { prompt: 'Plan my day.', services: [] },
+  },
 };
+
+/**
+ * What a handler needs of its caller beyond the route's scope: a trigger is created by an agent
+ * with `chat` (the trigger service's own checks, tested in services/trigger/test).
+ */
+const CALLER_AGENT = 'ag_tenancy';
+const HANDLER_SCOPES: Readonly<Record<string, string>> = {
+  [TriggerEndpoints.triggersCreate.subject]: 'chat',
+};
+
+/** The trigger endpoints that name one trigger (A's, once A's seed made it). */
+const TRIGGER_ITEM_SUBJECTS = [
+  TriggerEndpoints.triggerGet,
+  TriggerEndpoints.triggersRun,
+  TriggerEndpoints.runsList,
+  TriggerEndpoints.triggerPause,
+  TriggerEndpoints.triggerResume,
+  TriggerEndpoints.triggerDelete,
+].map((endpoint) => endpoint.subject);
 
 /** A's memory entry (seeded with this id): B deleting it must be 404, and it must stay. */
 const A_MEMORY_ID = 'mem_tenant-a-entry';
@@ -42,13 +72,17 @@ const SAMPLE_PARAMS: Record<string, Record<string, string>> = {
   [BrainEndpoints.memoryDelete.subject]: { id: A_MEMORY_ID },
   // Until A's seed has started a conversation (and put its id here), one that exists nowhere.
   [BrainEndpoints.conversationGet.subject]: { id: 'conv_AAAAAAAAAAAAAAAAAAAAAA' },
+  // Until A's seed has made a trigger (and put its id here), one that exists nowhere.
+  ...Object.fromEntries(
+    TRIGGER_ITEM_SUBJECTS.map((subject) => [subject, { id: 'trg_AAAAAAAAAAAAAAAAAAAAAA' }]),
+  ),
 };
 
 /** What A leaves behind every endpoint; B must never see it. */
 const MARK = 'tenant-a-mark';
 
 interface Served {
-  bus: TestBrain['bus'] | TestProxy['bus'];
+  bus: TestBrain['bus'] | TestProxy['bus'] | TestTrigger['bus'];
   /** A fresh account of this service's world (the brain's needs an owner account at auth). */
   newAccount(email: string): string;
   /** Puts data of the account behind each of the service's endpoints. */
@@ -57,10 +91,11 @@ interface Served {
 
 let brain: TestBrain;
 let proxy: TestProxy;
+let trigger: TestTrigger;
 const served = new Map<string, Served>();
 
 beforeAll(async () => {
-  [brain, proxy] = await Promise.all([startTestBrain(), startTestProxy()]);
+  [brain, proxy, trigger] = await Promise.all([startTestBrain(), startTestProxy(), startTestTrigger()]);
   served.set('brain', {
     bus: brain.bus,
     newAccount: (email) => brain.auth.addAccount(email),
@@ -91,10 +126,28 @@ beforeAll(async () => {
       });
     },
   });
+  served.set('trigger', {
+    bus: trigger.bus,
+    newAccount: () => randomUUID(),
+    seed: async (accountId) => {
+      const made = await trigger.ask<{ id: string }>(
+        TriggerEndpoints.triggersCreate.subject,
+        { accountId, agentId: CALLER_AGENT, scopes: 'chat' },
+        { body: { ...(SAMPLE_BODIES[TriggerEndpoints.triggersCreate.subject] as object), name: MARK } },
+      );
+      await trigger.ask(
+        TriggerEndpoints.triggersRun.subject,
+        { accountId, agentId: CALLER_AGENT },
+        { params: { id: made.id } },
+      );
+      for (const subject of TRIGGER_ITEM_SUBJECTS) SAMPLE_PARAMS[subject] = { id: made.id };
+    },
+  });
 }, 120_000);
 afterAll(async () => {
   await brain?.close();
   await proxy?.[Symbol.asyncDispose]();
+  await trigger?.close();
 });
 
 const accountEndpoints = EndpointList.filter((endpoint) => endpoint.caller === 'account');
@@ -116,9 +169,17 @@ function scopeOf(endpoint: AnyEndpoint): string | null {
 async function ask(endpoint: AnyEndpoint, headers: Record<string, string | undefined>): Promise<unknown> {
   const service = served.get(endpoint.to);
   if (service === undefined) throw new Error(`No ${endpoint.to} service started by this test.`);
-  const present = Object.entries({ [MessageHeaders.requestId]: 'tenancy', ...headers }).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  );
+  const scopes = headers[MessageHeaders.scopes];
+  const handlerScopes = HANDLER_SCOPES[endpoint.subject];
+  const present = Object.entries({
+    [MessageHeaders.requestId]: 'tenancy',
+    // The trigger service's callers are agents (a trigger runs as the one that made it).
+    ...(endpoint.to === 'trigger' ? { [MessageHeaders.agentId]: CALLER_AGENT } : {}),
+    ...headers,
+    ...(scopes !== undefined && handlerScopes !== undefined
+      ? { [MessageHeaders.scopes]: `${scopes} ${handlerScopes}`.trim() }
+      : {}),
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return service.bus.request(endpoint.subject, messageOf(endpoint), {
     timeoutMs: 10_000,
     headers: Object.fromEntries(present),

@@ -11,7 +11,7 @@ import type { TestPostgres } from '../packages/kit/src/testing/mod.ts';
 import { startTestPostgres } from '../packages/kit/src/testing/mod.ts';
 
 const run = promisify(execFile);
-const SERVICES = ['auth', 'gateway', 'brain', 'proxy', 'audit'];
+const SERVICES = ['auth', 'gateway', 'brain', 'proxy', 'trigger', 'audit'];
 const command = (service: string) =>
   fileURLToPath(new URL(`../services/${service}/src/cli/migrate.ts`, import.meta.url));
 

@@ -11,9 +11,10 @@ import { authService } from '../services/auth/src/mod.ts';
 import { brainService } from '../services/brain/src/mod.ts';
 import { gatewayService } from '../services/gateway/src/mod.ts';
 import { proxyService } from '../services/proxy/src/mod.ts';
+import { triggerService } from '../services/trigger/src/mod.ts';
 import { NOT_SERVED_YET } from './support/not-served-yet.ts';
 
-const definitions = [authService, brainService, proxyService, gatewayService, auditService];
+const definitions = [authService, brainService, proxyService, gatewayService, auditService, triggerService];
 
 describe('service definitions', () => {
   test.each(definitions.map((definition) => [definition.name, definition] as const))(

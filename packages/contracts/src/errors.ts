@@ -63,6 +63,10 @@ export const ErrorCatalogue = {
     status: 403,
     hint: 'Ask the owner for a token that grants the scope named in the message.',
   },
+  AGENT_REQUIRED: {
+    status: 403,
+    hint: 'Use a token issued to an agent (a dashboard token, an approved handshake or device): what it creates runs as that agent.',
+  },
   DEVICE_PENDING_APPROVAL: {
     status: 403,
     hint: 'The owner must approve this device at /dashboard/devices first.',

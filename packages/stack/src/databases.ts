@@ -9,12 +9,14 @@ import { gatewayService } from '@pag/gateway';
 import type { AnyServiceDefinition, Logger } from '@pag/kit';
 import { applyMigrations } from '@pag/kit';
 import { proxyService } from '@pag/proxy';
+import { triggerService } from '@pag/trigger';
 
 const MIGRATED: readonly AnyServiceDefinition[] = [
   authService,
   gatewayService,
   brainService,
   proxyService,
+  triggerService,
   auditService,
 ];
 

@@ -5,11 +5,12 @@
  *
  * Order: the audit service first, so every event published from then on is committed (in
  * embedded mode a publish on the AUDIT stream resolves only once its row is); then auth (the
- * others introspect at it); the brain before the gateway, so its first
- * requests find the brain's subjects answered; the proxy on its own loopback port before the
- * gateway, which forwards /api/v1/services/* to it. In embedded mode the proxy and the gateway
- * introspect as the one resource-server client of INTROSPECTION_CLIENTS, and verify tokens with
- * the auth service's TOKEN_TAG_KEYS.
+ * others introspect at it); the brain before the gateway, so its first requests find the brain's
+ * subjects answered; the trigger service after the brain (its scheduler asks brain.prompt.run)
+ * and before the gateway, which dispatches its routes; the proxy on its own loopback port before
+ * the gateway, which forwards /api/v1/services/* to it. In embedded mode the proxy and the
+ * gateway introspect as the one resource-server client of INTROSPECTION_CLIENTS, and verify
+ * tokens with the auth service's TOKEN_TAG_KEYS.
  */
 import { auditService } from '@pag/audit';
 import { authService } from '@pag/auth';
@@ -28,6 +29,7 @@ import type {
 } from '@pag/kit';
 import { createLogger } from '@pag/kit';
 import { proxyService } from '@pag/proxy';
+import { triggerService } from '@pag/trigger';
 import { embeddedAuthDefaults, embeddedAuthOverrides } from './auth-config.ts';
 import type { StackSecrets } from './secrets.ts';
 import {
@@ -83,6 +85,10 @@ export const EMBEDDED_SERVICES: readonly EmbeddedService<any, any, any>[] = [
   embed({
     definition: brainService,
     defaults: (facts) => ({ BRAIN_ENCRYPTION_KEY: embeddedBrainKey(facts.secrets) }),
+    overrides: (facts) => ({ DATABASE_URL: facts.databaseUrl }),
+  }),
+  embed({
+    definition: triggerService,
     overrides: (facts) => ({ DATABASE_URL: facts.databaseUrl }),
   }),
   embed({

@@ -1,9 +1,9 @@
 /**
- * Embedded mode: every service (audit, auth, brain, proxy, gateway) in one process, an embedded
- * PostgreSQL under DATA_DIR (unless DATABASE_URL is set) and the in-memory bus (unless NATS_URL is
- * set). The auth and proxy services listen on internal loopback ports and the gateway forwards to
- * them; their shared secrets come from DATA_DIR/secrets.json. The services start from their
- * definitions in the order of embedded-services.ts, each with its wiring as typed config
+ * Embedded mode: every service (audit, auth, brain, trigger, proxy, gateway) in one process, an
+ * embedded PostgreSQL under DATA_DIR (unless DATABASE_URL is set) and the in-memory bus (unless
+ * NATS_URL is set). The auth and proxy services listen on internal loopback ports and the gateway
+ * forwards to them; their shared secrets come from DATA_DIR/secrets.json. The services start from
+ * their definitions in the order of embedded-services.ts, each with its wiring as typed config
  * overrides. Resources close in the reverse order of their start: HTTP first, then the bus, the
  * database last.
  */

@@ -1,3 +1,4 @@
+export { agentGrantOf } from './agents/agent-grant.ts';
 export type { AuthConfig, IntrospectionClient, LoadAuthConfigOptions } from './config.ts';
 export { authConfig, loadAuthConfig } from './config.ts';
 export type { AuthCore } from './core.ts';

@@ -13,8 +13,19 @@ describe('brain configuration', () => {
       logLevel: 'info',
       authTimeoutMs: 1500,
       chat: { provider: null, timeoutMs: 60_000, maxRetries: 2, ownerConcurrency: 4, contextTokens: 8_000 },
+      promptRun: { timeoutMs: 120_000, proxyCallTimeoutMs: 15_000 },
       encryptionKey: null,
     });
+  });
+
+  test('trigger runs: one service call must fit in the run', () => {
+    expect(() =>
+      loadBrainConfig({
+        DATABASE_URL: 'postgres://brain@db.internal/pag',
+        PROMPT_RUN_TIMEOUT_MS: '10000',
+        PROMPT_PROXY_TIMEOUT_MS: '10000',
+      }),
+    ).toThrow(/PROMPT_PROXY_TIMEOUT_MS/);
   });
 
   test('chat: the deployment provider, the sealing key, and the checks across keys', () => {

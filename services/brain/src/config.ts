@@ -12,6 +12,12 @@
  * provider call, retries included, and must stay below the gateway's CHAT_ROUTE_TIMEOUT_MS.
  * BRAIN_ENCRYPTION_KEY (base64 of 32 bytes) seals the owners' own provider keys; without it an
  * owner can set a provider without a key only.
+ *
+ * Trigger runs (docs/adr/0051): PROMPT_RUN_TIMEOUT_MS bounds a whole run (every model and service
+ * call); keep it below the trigger service's TRIGGER_RUN_TIMEOUT_MS (150 s), so the run fails here
+ * with UPSTREAM_TIMEOUT before the trigger stops waiting. PROMPT_PROXY_TIMEOUT_MS bounds the wait
+ * for one proxy.calls.forward answer; keep it above the proxy's UPSTREAM_TIMEOUT_MS (8 s), so the
+ * proxy's own timeout is the one the model reads.
  */
 import { CHAT_ROUTE_TIMEOUT_MS } from '@pag/contracts';
 import type { Env } from '@pag/kit';
@@ -45,6 +51,8 @@ export const brainConfig = defineConfig({
     CHAT_OWNER_CONCURRENCY: positiveInt(4),
     CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(500).default(8_000),
     BRAIN_ENCRYPTION_KEY: envSealingKey.optional(),
+    PROMPT_RUN_TIMEOUT_MS: envMilliseconds(120_000),
+    PROMPT_PROXY_TIMEOUT_MS: envMilliseconds(15_000),
   },
   checks: [
     natsCheck,
@@ -60,6 +68,11 @@ export const brainConfig = defineConfig({
         issue(
           'CHAT_TIMEOUT_MS',
           `must stay below the gateway's chat route timeout (${CHAT_ROUTE_TIMEOUT_MS} ms)`,
+        );
+      if (env.PROMPT_PROXY_TIMEOUT_MS >= env.PROMPT_RUN_TIMEOUT_MS)
+        issue(
+          'PROMPT_PROXY_TIMEOUT_MS',
+          'must stay below PROMPT_RUN_TIMEOUT_MS (one service call within a run)',
         );
     },
   ],
@@ -79,6 +92,8 @@ export const brainConfig = defineConfig({
       ownerConcurrency: env.CHAT_OWNER_CONCURRENCY,
       contextTokens: env.CHAT_CONTEXT_TOKENS,
     },
+    /** A trigger run (brain.prompt.run): its whole duration, and the wait for one service call. */
+    promptRun: { timeoutMs: env.PROMPT_RUN_TIMEOUT_MS, proxyCallTimeoutMs: env.PROMPT_PROXY_TIMEOUT_MS },
     /** Seals the owners' provider keys; null: owners cannot store a key. */
     encryptionKey: env.BRAIN_ENCRYPTION_KEY ?? null,
   }),

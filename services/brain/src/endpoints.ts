@@ -1,5 +1,5 @@
 /**
- * The brain's answers on the bus (BrainEndpoints and BrainOwnerEndpoints), one handler file each
+ * The brain's answers on the bus (BrainEndpoints, BrainOwnerEndpoints, BrainServiceEndpoints), one handler file each
  * (or a few of one resource), served by kit's serveEndpoints.
  */
 import type { AnyEndpoint } from '@pag/contracts';
@@ -26,6 +26,7 @@ import { ownerPersonaSave } from './handlers/owner-persona-save.ts';
 import { ownerPersonasList } from './handlers/owner-personas-list.ts';
 import { ownerProviderClear, ownerProviderGet, ownerProviderSet } from './handlers/owner-provider.ts';
 import { personasList } from './handlers/personas-list.ts';
+import { promptRun } from './handlers/prompt-run.ts';
 
 export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerDeps>[] = [
   contextGet,
@@ -54,4 +55,6 @@ export const brainEndpoints: readonly EndpointHandler<AnyEndpoint, BrainHandlerD
   ownerProviderSet,
   ownerProviderClear,
   ownerKnowledgeList,
+  // A trigger's prompt, for one run (BrainServiceEndpoints, from the trigger service).
+  promptRun,
 ];

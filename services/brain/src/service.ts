@@ -54,7 +54,12 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
     };
     const subscriptions = await serveEndpoints(
       bus,
-      { service: 'brain', deps: { stores, identity, defaultPersona, chat }, logger, metrics },
+      {
+        service: 'brain',
+        deps: { stores, identity, defaultPersona, chat, bus, promptRun: config.promptRun },
+        logger,
+        metrics,
+      },
       brainEndpoints,
     );
     logger.info({ subjects: subscriptions.length }, 'brain answering on the bus');

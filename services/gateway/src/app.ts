@@ -3,8 +3,8 @@
  *
  *   request id → metrics → security headers → audit (one event per request, acknowledged before
  *   the answer) → auth service's paths (forwarded) → route lookup → body → validation →
- *   authentication (rejected tokens budgeted per address) → scope → usage count and limits →
- *   dispatch → error handler
+ *   authentication (rejected tokens budgeted per address) → plan → scope → usage count and
+ *   limits → dispatch → error handler
  *
  * The steps every resource server shares (request id, metrics, route lookup, authentication,
  * scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md); the rest
@@ -18,7 +18,7 @@ import express from 'express';
 import type { GatewayConfig } from './config.ts';
 import { audit, recordAuditReason } from './pipeline/audit.ts';
 import type { AuthFailureBudget, Introspector } from './pipeline/authenticate.ts';
-import type { UsageCounter } from './pipeline/count-usage.ts';
+import { checkPlan } from './pipeline/check-plan.ts';
 import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
@@ -30,6 +30,7 @@ import { validateBody } from './pipeline/validate-body.ts';
 import { gatewayContextHandler } from './routes/gateway-context.ts';
 import { publicDocumentHandlers } from './routes/public-documents.ts';
 import { tokenCapabilitiesHandler } from './routes/token-capabilities.ts';
+import type { UsageCharger } from './store/usage-charger.ts';
 
 export interface AppDeps {
   config: GatewayConfig & { publicUrl: string };
@@ -41,7 +42,7 @@ export interface AppDeps {
   /** Rejected tokens per client address; undefined without a database (then no introspection either). */
   authFailures?: AuthFailureBudget;
   /** Where authenticated requests are counted; undefined without a database (they answer 503). */
-  usage?: UsageCounter;
+  charger?: UsageCharger;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -78,8 +79,9 @@ export function createApp(deps: AppDeps): Express {
       failures: deps.authFailures,
     }),
   );
+  app.use(checkPlan);
   app.use(checkScope(config.publicUrl));
-  app.use(countUsage(deps.usage, deps.logger));
+  app.use(countUsage(deps.charger, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
   local.set('tokenCapabilities', tokenCapabilitiesHandler);
   local.set(

@@ -4,7 +4,11 @@
  */
 import type { AnyEndpoint } from '@pag/contracts';
 import type { EndpointHandler } from '@pag/kit';
-import type { GatewayHandlerDeps } from './handlers/usage-get.ts';
+import type { GatewayHandlerDeps } from './handlers/gateway-deps.ts';
+import { usageCharge } from './handlers/usage-charge.ts';
 import { usageGet } from './handlers/usage-get.ts';
 
-export const gatewayEndpoints: readonly EndpointHandler<AnyEndpoint, GatewayHandlerDeps>[] = [usageGet];
+export const gatewayEndpoints: readonly EndpointHandler<AnyEndpoint, GatewayHandlerDeps>[] = [
+  usageGet,
+  usageCharge,
+];

@@ -25,6 +25,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { auditStreamDefinition } from './pipeline/audit.ts';
 import { kitIntrospector } from './pipeline/kit-introspector.ts';
 import { AuthFailureStore } from './store/auth-failures.ts';
+import { UsageCharger } from './store/usage-charger.ts';
 import { UsageStore } from './store/usage-store.ts';
 
 export interface GatewayDeps extends ServiceDeps<GatewayConfig> {
@@ -67,6 +68,8 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
         });
   const usage =
     prisma === undefined ? undefined : new UsageStore(prisma, { flushMs: USAGE_FLUSH_MS, logger });
+  // One charger for requests and trigger runs: they share the agent's limits and refusals.
+  const charger = usage === undefined ? undefined : new UsageCharger(usage);
   const authFailures =
     prisma === undefined
       ? undefined
@@ -83,11 +86,11 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     // Every answer waits for its audit event to be stored: no stream, no start.
     await bus.ensureStream(auditStreamDefinition);
     usageQuery =
-      usage === undefined
+      usage === undefined || charger === undefined
         ? []
         : await serveEndpoints(
             bus,
-            { service: 'gateway', deps: { usage }, logger, metrics },
+            { service: 'gateway', deps: { usage, charger }, logger, metrics },
             gatewayEndpoints,
           );
     introspection = await startIntrospection(deps);
@@ -119,7 +122,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     logger,
     metrics,
     introspector,
-    usage,
+    charger,
     authFailures,
   });
   server.on('request', app);

@@ -1,9 +1,11 @@
 /**
  * The proxy's answers on the bus (ProxyEndpoints), one handler file each, served by kit's
- * serveEndpoints. The proxied calls themselves come over HTTP (src/http).
+ * serveEndpoints. Agents' calls come over HTTP (src/http); the brain's calls for trigger runs
+ * over proxy.calls.forward, decided and made by the same core (src/calls).
  */
 import type { AnyEndpoint } from '@pag/contracts';
 import type { EndpointHandler } from '@pag/kit';
+import { callForward } from './handlers/call-forward.ts';
 import { connectorsList } from './handlers/connectors-list.ts';
 import type { ProxyHandlerDeps } from './handlers/proxy-deps.ts';
 import { servicesList } from './handlers/services-list.ts';
@@ -13,4 +15,5 @@ export const proxyEndpoints: readonly EndpointHandler<AnyEndpoint, ProxyHandlerD
   servicesList,
   vaultTokensList,
   connectorsList,
+  callForward,
 ];

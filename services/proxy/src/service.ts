@@ -3,20 +3,20 @@
  * logger and metrics: the database client, the vault, the introspection client (evicted by
  * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
  * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
- * close() finishes in-flight calls and their audit events' publishes, then stops the subjects and
- * the introspection client, waits for last_used_at writes and disconnects the database, in that order.
+ * close() finishes in-flight calls (HTTP, then the bus's) and their audit events' publishes, then
+ * stops the introspection client, waits for last_used_at writes and disconnects the database, in that order.
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { ServiceDeps, Subscription } from '@pag/kit';
 import { closeServer, createPrismaClient, IntrospectionClient, listen, serveEndpoints } from '@pag/kit';
+import { callAudit } from './calls/audit-call.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
-import { callAudit } from './http/audit-call.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -67,7 +67,16 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     });
     subscriptions = await serveEndpoints(
       bus,
-      { service: 'proxy', deps: { store, connectors }, logger, metrics },
+      {
+        service: 'proxy',
+        deps: {
+          store,
+          connectors,
+          calls: { audit, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes },
+        },
+        logger,
+        metrics,
+      },
       proxyEndpoints,
     );
     const app = createProxyApp({
@@ -95,8 +104,9 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
 
   const close = async () => {
     await closeServer(server);
-    await audit.close();
+    // The brain's calls under way finish before their audit events are waited for.
     await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await audit.close();
     await introspection?.close();
     await store.close();
     await prisma.$disconnect();

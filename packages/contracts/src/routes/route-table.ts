@@ -271,7 +271,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     plan: ['pro', 'heavy'],
     summary: 'Create a scheduled automation (Pro or Heavy plan)',
     description:
-      'Creates a trigger that runs as the calling agent, with the calling token’s scopes and never more. Needs a Pro or Heavy plan (else 403 PLAN_REQUIRED), the `chat` scope (a run is a prompt to the brain) and, for each service in `action.services`, the read scope of that service (403 INSUFFICIENT_SCOPE naming it). Times are wall-clock times in `timezone`; see the schedule’s description for DST and month ends.',
+      'Creates a trigger that runs as the calling agent, with the calling token’s scopes and never more. Needs a Pro or Heavy plan (else 403 PLAN_REQUIRED), the `chat` scope (a run is a prompt to the brain) and, for each service in `action.services`, the read scope of that service (403 INSUFFICIENT_SCOPE naming it); a token without an agent cannot create one (403 AGENT_REQUIRED). Times are wall-clock times in `timezone`; see the schedule’s description for DST and month ends.',
     requestBody: TriggerCreateRequest,
     response: Trigger,
     successStatus: 201,

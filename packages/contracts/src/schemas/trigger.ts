@@ -131,7 +131,11 @@ export const TriggerRunRecord = z
     id: ResourceId,
     triggerId: ResourceId,
     cause: TriggerRunCause,
-    late: z.boolean().describe('It started more than the scheduler’s grace after its time.'),
+    late: z
+      .boolean()
+      .describe(
+        'A catch-up run: its time was missed by more than the scheduler’s grace (TRIGGER_LATE_GRACE_MS).',
+      ),
     status: TriggerRunStatus,
     scheduledFor: Timestamp.describe('The time it was due (for a manual run: when it was asked for).'),
     queuedAt: Timestamp,

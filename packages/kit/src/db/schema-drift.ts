@@ -7,7 +7,7 @@
  * after applying its migrations; a failure lists each difference in words.
  *
  * Compared, per model: the table exists; its columns (name, type as PostgreSQL prints it,
- * nullability, whether the database has a default where Prisma expects one); its primary key;
+ * nullability except of lists, whether the database has a default where Prisma expects one); its primary key;
  * its unique and plain indexes (by columns); its foreign keys; and the values of every enum. Tables
  * in the model's schemas without a model are reported too (`_prisma_migrations` excepted).
  * Not compared: default values themselves, index names and methods, referential actions.
@@ -77,7 +77,8 @@ function compareTables(expected: TableShape, actual: TableShape): string[] {
     }
     if (found.type !== shape.type)
       problems.push(`${where}: type ${found.type} in the database, ${shape.type} in the model`);
-    if (found.notNull !== shape.notNull) {
+    // A Prisma list (String[]) says nothing of NULL: its column may be NOT NULL or not.
+    if (found.notNull !== shape.notNull && !shape.type.endsWith('[]')) {
       problems.push(
         `${where}: ${nullability(found.notNull)} in the database, ${nullability(shape.notNull)} in the model`,
       );

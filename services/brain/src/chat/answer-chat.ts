@@ -4,9 +4,9 @@
  * 2. a conversationId must name a conversation of this account AND agent (404 otherwise, the
  *    same answer as for one that never existed); without one, a new conversation's id is chosen;
  * 3. the provider (chat-providers.ts: the owner's, the deployment's, or none = offline);
- * 4. retrieval, together: the persona applying to the caller, the owner's identity, the
- *    conversation's history, and the knowledge documents and memory entries best matching the
- *    message (search.ts, the same search as the knowledge base's ?q=);
+ * 4. retrieval (retrieve.ts), together with the conversation's history: the persona applying to
+ *    the caller, the owner's identity, and the knowledge documents and memory entries best
+ *    matching the message (search.ts, the same search as the knowledge base's ?q=);
  * 5. the reply, streamed as `start` {conversationId, model} then `delta` {text} events when the
  *    requester asked for a stream: from the provider (within the token budget, chat-prompt.ts),
  *    or offline (the best passages quoted, offline-reply.ts);
@@ -28,9 +28,8 @@ import type { ChatAudit } from './chat-audit.ts';
 import type { ChatProviders, ResolvedProvider } from './chat-providers.ts';
 import type { OwnerGate } from './owner-gate.ts';
 import { complete } from './provider-client.ts';
+import { retrieve } from './retrieve.ts';
 
-/** How many of each kind of passage retrieval considers (the budget may give fewer). */
-export const RETRIEVE_PER_KIND = 8;
 /** How many passages the offline brain quotes at most. */
 export const OFFLINE_QUOTES = 5;
 
@@ -90,20 +89,10 @@ async function reply(
     providerSource: provider?.source ?? null,
   };
   try {
-    const page = { limit: RETRIEVE_PER_KIND, offset: 0 };
-    // Before the persona is read: an account met for the first time gets its default persona.
-    await deps.defaultPersona.ensure(caller.accountId);
-    const [persona, identity, history, knowledge, memory] = await Promise.all([
-      deps.stores.personas.applying(caller.accountId, caller.agentId),
-      deps.identity.get(caller.accountId, caller.requestId),
+    const [{ persona, identity, passages }, history] = await Promise.all([
+      retrieve(deps, caller, message),
       turn.isNew ? [] : deps.stores.conversations.history(owner, conversationId),
-      deps.stores.knowledge.search(caller.accountId, message, page),
-      deps.stores.memoryAdmin.search(caller.accountId, message, { agentId: undefined, ...page }),
     ]);
-    const passages: Passage[] = [
-      ...knowledge.map((hit) => ({ source: 'knowledge' as const, ...hit })),
-      ...memory.map((hit) => ({ source: 'memory' as const, title: null, ...hit })),
-    ].sort((a, b) => b.rank - a.rank);
 
     const stream = caller.stream;
     await stream?.send('start', { conversationId, model });
@@ -164,7 +153,7 @@ async function reply(
   }
 }
 
-interface Generated {
+export interface Generated {
   text: string;
   model: string;
   usage: ChatReply['usage'];
@@ -172,7 +161,7 @@ interface Generated {
 }
 
 /** The offline brain: the best passages quoted (offline-reply.ts), streamed part by part. */
-async function quoteOffline(
+export async function quoteOffline(
   passages: Passage[],
   onDelta: (text: string) => Promise<void>,
 ): Promise<Generated> {

@@ -1,7 +1,9 @@
 /**
  * One chat completion from an OpenAI-compatible provider, streamed, through the official `openai`
  * client (docs/adr/0046): each text delta is handed on as it arrives; the reply is their
- * concatenation, with the model the provider named and its token usage.
+ * concatenation, with the model the provider named and its token usage. When tools are offered
+ * (a trigger run's call_service, prompt/run-with-model.ts), the tool calls the model asks for
+ * arrive as deltas too and are put together by their index.
  *
  * Retries are the client's own (maxRetries = CHAT_MAX_RETRIES): it retries 408, 409, 429 and 5xx
  * answers and failed connections before any of the reply has arrived, with exponential backoff
@@ -18,6 +20,7 @@
 import type { ChatUsage } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage } from '../domain/chat-prompt.ts';
 
 export interface ProviderEndpoint {
@@ -27,12 +30,34 @@ export interface ProviderEndpoint {
   apiKey: string | null;
 }
 
+/** A function the model may call (OpenAI's `tools`), its parameters a JSON Schema. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model asked for: its id (to answer it), the function, the arguments as JSON text. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The chat's messages, and for a tool loop the model's tool calls and their answers. */
+export type ProviderMessage =
+  | ChatMessage
+  | { role: 'assistant'; content: string | null; toolCalls: readonly ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
 export interface CompletionOptions {
   timeoutMs: number;
   maxRetries: number;
   /** Aborts when the requester went away. */
   signal?: AbortSignal | undefined;
   onDelta(text: string): Promise<void>;
+  /** Functions the model may call; none: a plain completion. */
+  tools?: readonly ToolDefinition[] | undefined;
 }
 
 export interface Completion {
@@ -41,11 +66,13 @@ export interface Completion {
   usage: ChatUsage | null;
   /** The provider's HTTP status (200 once the stream started). */
   status: number;
+  /** What the model asked to call (only when tools were offered), in its order. */
+  toolCalls: ToolCall[];
 }
 
 export async function complete(
   provider: ProviderEndpoint,
-  messages: ChatMessage[],
+  messages: readonly ProviderMessage[],
   options: CompletionOptions,
 ): Promise<Completion> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -66,9 +93,19 @@ export async function complete(
   let text = '';
   let model = provider.model;
   let usage: ChatUsage | null = null;
+  const toolCalls: ToolCall[] = [];
+  const tools = options.tools ?? [];
   try {
     const stream = await client.chat.completions.create(
-      { model: provider.model, messages, stream: true, stream_options: { include_usage: true } },
+      {
+        model: provider.model,
+        messages: messages.map(toWire),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(tools.length === 0
+          ? {}
+          : { tools: tools.map((tool) => ({ type: 'function' as const, function: tool })) }),
+      },
       { signal },
     );
     for await (const chunk of stream) {
@@ -76,16 +113,41 @@ export async function complete(
       if (chunk.usage) {
         usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
       }
-      const delta = chunk.choices[0]?.delta?.content;
-      if (delta) {
-        text += delta;
-        await options.onDelta(delta);
+      const delta = chunk.choices[0]?.delta;
+      for (const part of delta?.tool_calls ?? []) {
+        const call = toolCalls[part.index] ?? { id: '', name: '', arguments: '' };
+        toolCalls[part.index] = call;
+        call.id += part.id ?? '';
+        call.name += part.function?.name ?? '';
+        call.arguments += part.function?.arguments ?? '';
+      }
+      if (delta?.content) {
+        text += delta.content;
+        await options.onDelta(delta.content);
       }
     }
   } catch (error) {
     throw providerFailure(error, host, options.timeoutMs, deadline, options.signal);
   }
-  return { text, model, usage, status: 200 };
+  // A sparse index (a provider skipping one) leaves a hole; only calls that arrived count.
+  return { text, model, usage, status: 200, toolCalls: toolCalls.filter((call) => call !== undefined) };
+}
+
+function toWire(message: ProviderMessage): ChatCompletionMessageParam {
+  if (message.role === 'tool')
+    return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  if ('toolCalls' in message) {
+    return {
+      role: 'assistant',
+      content: message.content,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+  }
+  return message;
 }
 
 function providerFailure(

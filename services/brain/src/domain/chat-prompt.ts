@@ -4,11 +4,14 @@
  * 1. the persona's soul_content as the system message (a neutral one when no persona applies);
  * 2. a second system message with the owner's identity (name, time zone with the current local
  *    time, locale, summary) and the retrieved passages, each labelled with its id;
- * 3. the conversation's earlier messages, then the new message.
+ * 3. for a trigger run, a third system message with the run's own instructions (what it is, the
+ *    services it may call; prompt/run-instructions.ts), always kept;
+ * 4. the conversation's earlier messages, then the new message.
  *
  * Budget: tokens are estimated as one per 4 characters plus 4 per message (OpenAI's rule of
  * thumb for English; no tokenizer, since the model behind an OpenAI-compatible endpoint is
- * unknown and each has its own). The persona, the identity and the new message always go in.
+ * unknown and each has its own). The persona, the identity, the run's instructions and the new
+ * message always go in.
  * Of what is left, the passages (best first, each cut to PASSAGE_MAX_CHARS) take at most half;
  * the history takes the rest, newest turns first, so the oldest turns are dropped first. The
  * sources are the ids of the passages actually given.
@@ -43,6 +46,8 @@ export interface PromptInput {
   /** Oldest first. */
   history: readonly { role: 'user' | 'assistant'; content: string }[];
   message: string;
+  /** A trigger run's instructions (a system message after the context); none for a chat. */
+  instructions?: string | undefined;
   budgetTokens: number;
   now: Date;
 }
@@ -59,8 +64,14 @@ export function estimateTokens(text: string): number {
 export function buildPrompt(input: PromptInput): Prompt {
   const system = input.persona?.soul_content ?? neutralInstructions(input.identity);
   const about = aboutTheOwner(input.identity, input.now);
+  const instructions: ChatMessage[] =
+    input.instructions === undefined ? [] : [{ role: 'system', content: input.instructions }];
   let left =
-    input.budgetTokens - estimateTokens(system) - estimateTokens(about) - estimateTokens(input.message);
+    input.budgetTokens -
+    estimateTokens(system) -
+    estimateTokens(about) -
+    estimateTokens(input.message) -
+    instructions.reduce((sum, message) => sum + estimateTokens(message.content), 0);
 
   const given: Passage[] = [];
   let passageBudget = Math.max(0, Math.floor(left / 2));
@@ -86,6 +97,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     messages: [
       { role: 'system', content: system },
       { role: 'system', content: context },
+      ...instructions,
       ...history,
       { role: 'user', content: input.message },
     ],

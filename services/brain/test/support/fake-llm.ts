@@ -2,16 +2,29 @@
  * A local OpenAI-compatible chat-completions server for the chat tests (node:http on a loopback
  * port the system picks). It records every request (path, headers, body) and answers each with
  * the next scripted behaviour, else the default: a streamed reply "Hello from the model." in
- * three chunks with usage. The brain's real `openai` client talks to it.
+ * three chunks with usage; `callTools` streams tool calls instead (a trigger run's call_service).
+ * The brain's real `openai` client talks to it.
  */
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface LlmMessage {
+  role: string;
+  content: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+}
+
 export interface LlmRequest {
   path: string;
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: { role: string; content: string }[]; stream?: boolean };
+  body: {
+    model: string;
+    messages: LlmMessage[];
+    stream?: boolean;
+    tools?: { type: 'function'; function: { name: string; parameters: Record<string, unknown> } }[];
+  };
 }
 
 export type Behaviour = (res: ServerResponse, request: LlmRequest) => void | Promise<void>;
@@ -45,6 +58,43 @@ export function streamReply(
       choices: [],
       usage: options.usage ?? { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
     });
+    res.end('data: [DONE]\n\n');
+  };
+}
+
+/**
+ * A streamed answer asking for tool calls (ids call_1, call_2, …), each call's arguments in two
+ * deltas as real providers split them, with finish_reason tool_calls.
+ */
+export function callTools(calls: readonly { name: string; arguments: unknown }[]): Behaviour {
+  return (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (delta: unknown, finish: string | null = null) =>
+      res.write(
+        `data: ${JSON.stringify({
+          id: 'chatcmpl-2',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model: FAKE_MODEL,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })}\n\n`,
+      );
+    for (const [index, call] of calls.entries()) {
+      const text = JSON.stringify(call.arguments);
+      const half = Math.floor(text.length / 2);
+      send({
+        tool_calls: [
+          {
+            index,
+            id: `call_${index + 1}`,
+            type: 'function',
+            function: { name: call.name, arguments: text.slice(0, half) },
+          },
+        ],
+      });
+      send({ tool_calls: [{ index, function: { arguments: text.slice(half) } }] });
+    }
+    send({}, 'tool_calls');
     res.end('data: [DONE]\n\n');
   };
 }

@@ -6,11 +6,7 @@
 import { GatewayEndpoints } from '@pag/contracts';
 import { handle } from '@pag/kit';
 import { usageWindows } from '../domain/usage-windows.ts';
-import type { UsageStore } from '../store/usage-store.ts';
-
-export interface GatewayHandlerDeps {
-  usage: UsageStore;
-}
+import type { GatewayHandlerDeps } from './gateway-deps.ts';
 
 export const usageGet = handle(
   GatewayEndpoints.usageGet,

@@ -1,8 +1,11 @@
 /** What the proxy's bus handlers need, built once by service.ts. */
+import type { CallAudit } from '../calls/audit-call.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 
 export interface ProxyHandlerDeps {
   store: VaultStore;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
+  /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS and BODY_LIMIT_BYTES. */
+  calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number };
 }

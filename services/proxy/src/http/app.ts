@@ -24,9 +24,9 @@ import {
 } from '@pag/kit';
 import type { Express, Response } from 'express';
 import express from 'express';
+import type { CallAudit } from '../calls/audit-call.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
-import type { CallAudit } from './audit-call.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
 import type { TokenIntrospector } from './introspector.ts';

@@ -1,14 +1,12 @@
 /**
- * Step 5: the connector and the caller's credential for it. A name outside the catalogue is 404
- * NOT_FOUND (GET /api/v1/connectors lists the catalogue); a connector this account has not
- * connected, or whose connection expired or failed, tells the agent that the owner must connect
- * it (notConnected, errors.ts). A declared body over BODY_LIMIT_BYTES is refused here, before
- * anything is decrypted or sent.
+ * Step 5: the connector and the caller's credential for it (calls/connection.ts, shared with the
+ * brain's proxy.calls.forward): an unknown name is 404, a connector not connected 409. A declared
+ * body over BODY_LIMIT_BYTES is refused here, before anything is decrypted or sent.
  */
 import { AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { connectorNamed, credentialOf } from '../calls/connection.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
-import { notConnected } from '../errors.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
 
@@ -21,13 +19,7 @@ export interface FindConnectionOptions {
 export function findConnection(options: FindConnectionOptions): RequestHandler {
   const lookUp = async (req: Request, res: Response): Promise<void> => {
     const current = state(res);
-    const name = current.params?.service ?? '';
-    const connector = options.connectors.get(name);
-    if (connector === undefined) {
-      throw new AppError('NOT_FOUND', `No connector is named ${name}.`, {
-        hint: 'GET /api/v1/connectors lists the services an owner can connect.',
-      });
-    }
+    const connector = connectorNamed(options.connectors, current.params?.service ?? '');
     current.connector = connector;
     const declared = Number(req.get('content-length') ?? 0);
     if (declared > options.bodyLimitBytes) {
@@ -36,10 +28,7 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
         `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
       );
     }
-    const accountId = current.identity?.accountId ?? '';
-    const found = await options.store.credentialFor(accountId, connector.name);
-    if (found.state !== 'connected') throw notConnected(connector, found.state);
-    current.credential = { tokenId: found.tokenId, value: found.value };
+    current.credential = await credentialOf(options.store, current.identity?.accountId ?? '', connector);
   };
   return (req: Request, res: Response, next: NextFunction) => {
     lookUp(req, res).then(() => next(), next);

@@ -1,5 +1,5 @@
 /**
- * Step 6: stream the call to the connector's API with the owner's credential, through
+ * Step 6 (what it shares with the brain's proxy.calls.forward is in calls/upstream.ts): stream the call to the connector's API with the owner's credential, through
  * http-proxy-middleware (one proxy per connector, its base URL the target): `{baseUrl}/{rest of
  * the path}?{query}`, path and query as the caller sent them (still percent-encoded), the body
  * and the answer streamed both ways, never buffered. The caller's own headers are filtered
@@ -15,20 +15,21 @@
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
  * last_used_at is written when the call is made, without making the caller wait. Every call
- * forwarded yields one `proxy.call` audit event (audit-call.ts): when the answer's head arrives,
+ * forwarded yields one `proxy.call` audit event (calls/upstream.ts' CallRecord): when the answer's head arrives,
  * when the call fails, or when the client goes away before either; the answer never waits for it.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, toErrorBody } from '@pag/contracts';
+import { toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import { FORWARDING_OPTIONS } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { CallAudit } from '../calls/audit-call.ts';
+import { CallRecord, credentialHeader, upstreamError, upstreamTarget } from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
 import type { VaultStore } from '../store/vault-store.ts';
-import type { CallAudit, ForwardedCall } from './audit-call.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
@@ -41,17 +42,13 @@ export interface ForwardOptions {
   audit: CallAudit;
 }
 
-type Failure = 'timeout' | 'too-large';
-
 /** Per request, what the proxy events need and must not put on the request itself. */
 interface InFlight {
   response: Response;
   connector: ConnectorDefinition;
   credential: string;
-  failure?: Failure;
-  /** The audit event's facts but the outcome; undefined once it was recorded. */
-  unrecorded?: Omit<ForwardedCall, 'status' | 'decision' | 'reason' | 'latencyMs'>;
-  sentAt: bigint;
+  failure?: 'timeout' | 'too-large';
+  record: CallRecord;
 }
 
 export function forwardUpstream(options: ForwardOptions): RequestHandler {
@@ -83,28 +80,25 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
     const query = req.originalUrl.indexOf('?');
     const rest = `/${current.params?.path ?? ''}`;
     req.url = `${rest}${query === -1 ? '' : req.originalUrl.slice(query)}`;
-    const base = new URL(connector.baseUrl);
     const call: InFlight = {
       response: res,
       connector,
       credential: credential.value,
-      sentAt: process.hrtime.bigint(),
-      unrecorded: {
+      record: new CallRecord(options.audit, {
         requestId: current.requestId,
         accountId: identity.accountId,
         clientId: identity.clientId,
         agentId: identity.agentId,
         service: connector.name,
         method: req.method,
-        host: base.host,
-        path: `${base.pathname.replace(/\/+$/, '')}${rest}`,
-      },
+        ...upstreamTarget(connector, rest),
+      }),
     };
     inFlight.set(req, call);
     res.once('close', () => {
       inFlight.delete(req);
       // Neither an answer nor a failure: the client went away while the service was being asked.
-      recordCall(options.audit, call, null, 'CLIENT_CLOSED_REQUEST');
+      call.record.failed('CLIENT_CLOSED_REQUEST');
     });
     proxy(req, res, next).catch(next);
     // Recorded when the call is made; the caller never waits for this write.
@@ -124,7 +118,7 @@ function connectorProxy(
       proxyReq: (proxyReq, req) => {
         const call = inFlight.get(req);
         if (call === undefined) return void proxyReq.destroy();
-        setCredential(proxyReq, call);
+        proxyReq.setHeader(...credentialHeader(call.connector, call.credential));
         proxyReq.setTimeout(options.timeoutMs, () => {
           call.failure = 'timeout';
           proxyReq.destroy();
@@ -141,12 +135,12 @@ function connectorProxy(
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
-        recordCall(options.audit, call, proxyRes.statusCode ?? null, null);
+        call.record.answered(proxyRes.statusCode ?? 0);
       },
       error: (error, req, res) => {
         const call = inFlight.get(req);
-        const appError = upstreamError(connector, options, error, call?.failure);
-        if (call !== undefined) recordCall(options.audit, call, null, appError.code);
+        const appError = upstreamError(connector, call?.failure ?? 'broken', options, error);
+        call?.record.failed(appError.code);
         if (appError.code === 'UPSTREAM_ERROR') {
           options.logger.warn(
             { err: error, service: connector.name, requestId: call && state(call.response).requestId },
@@ -161,20 +155,6 @@ function connectorProxy(
       },
     },
   });
-}
-
-/**
- * Records the call's event once: with the upstream status when it answered (the call was made:
- * `allowed`, whatever the status), else with the reason it did not (a body refused for its size
- * is `denied`, any other failure `error`).
- */
-function recordCall(audit: CallAudit, call: InFlight, status: number | null, reason: string | null): void {
-  const facts = call.unrecorded;
-  if (facts === undefined) return;
-  call.unrecorded = undefined;
-  const decision = status !== null ? 'allowed' : reason === 'PAYLOAD_TOO_LARGE' ? 'denied' : 'error';
-  const latencyMs = Number(process.hrtime.bigint() - call.sentAt) / 1e6;
-  audit.record({ ...facts, status, decision, reason, latencyMs });
 }
 
 /** How long a client still sending a refused body is read (and ignored) before the connection closes. */
@@ -206,12 +186,6 @@ function answerWhileReceiving(req: IncomingMessage, res: ServerResponse, status:
   req.resume();
 }
 
-function setCredential(proxyReq: ClientRequest, call: InFlight): void {
-  const { credential, connector } = call;
-  if (connector.credential.type === 'bearer') proxyReq.setHeader('authorization', `Bearer ${credential}`);
-  else proxyReq.setHeader(connector.credential.name, credential);
-}
-
 /** A body without a declared length is counted as it streams; past the limit the call is cut. */
 function limitBody(req: IncomingMessage, proxyReq: ClientRequest, call: InFlight, limit: number): void {
   let received = 0;
@@ -222,34 +196,4 @@ function limitBody(req: IncomingMessage, proxyReq: ClientRequest, call: InFlight
       proxyReq.destroy();
     }
   });
-}
-
-function upstreamError(
-  connector: ConnectorDefinition,
-  options: ForwardOptions,
-  cause: Error,
-  failure: Failure | undefined,
-): AppError {
-  if (failure === 'timeout') {
-    return new AppError(
-      'UPSTREAM_TIMEOUT',
-      `${connector.displayName} did not start its answer within ${options.timeoutMs} ms.`,
-      { cause, expose: true, hint: `${connector.displayName} is slow or down; retry later.` },
-    );
-  }
-  if (failure === 'too-large') {
-    return new AppError(
-      'PAYLOAD_TOO_LARGE',
-      `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
-      { cause },
-    );
-  }
-  return new AppError(
-    'UPSTREAM_ERROR',
-    `${connector.displayName} could not be reached or broke off the answer.`,
-    {
-      cause,
-      expose: true,
-    },
-  );
 }

@@ -1,32 +1,23 @@
 /**
- * Step 4: a call must do upstream what its scope was checked for. A query parameter by which the
- * connector's API would take another method (`_method` and the like; connector-access.ts in the
- * contracts says which, per connector) is 400 METHOD_OVERRIDE_REFUSED, and a GET or HEAD with a
- * body (which some servers read as a write's arguments) is 400 BODY_NOT_ALLOWED. Override headers
- * are dropped rather than refused (domain/header-policy.ts): they change nothing once removed.
+ * Step 4: a call must do upstream what its scope was checked for (calls/method-change.ts, the
+ * same rule the brain's proxy.calls.forward is held to): an override parameter is 400
+ * METHOD_OVERRIDE_REFUSED, a GET or HEAD with a body (Content-Length other than 0, or chunked)
+ * 400 BODY_NOT_ALLOWED.
  */
-import { AppError, methodOverrideIn } from '@pag/contracts';
 import type { NextFunction, Request, Response } from 'express';
+import { methodChange } from '../calls/method-change.ts';
 import { state } from './state.ts';
 
 export function refuseMethodChange(req: Request, res: Response, next: NextFunction): void {
   const service = state(res).params?.service ?? '';
   const query = req.originalUrl.indexOf('?');
-  const override = query === -1 ? null : methodOverrideIn(service, req.originalUrl.slice(query + 1));
-  if (override !== null) {
-    next(
-      new AppError(
-        'METHOD_OVERRIDE_REFUSED',
-        `The query parameter ${override} would change the method of the call to ${service}; it is refused.`,
-      ),
-    );
-    return;
-  }
-  if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) {
-    next(new AppError('BODY_NOT_ALLOWED', `A ${req.method} call to ${service} must not carry a body.`));
-    return;
-  }
-  next();
+  const refusal = methodChange(
+    service,
+    req.method,
+    query === -1 ? '' : req.originalUrl.slice(query + 1),
+    hasBody(req),
+  );
+  next(refusal ?? undefined);
 }
 
 function hasBody(req: Request): boolean {

@@ -5,6 +5,7 @@
  */
 import type { ResourceState } from '@pag/kit';
 import type { Response } from 'express';
+import type { Credential } from '../calls/connection.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 
 /** The caller, from introspection (never from headers): its owner account and its token's scopes. */
@@ -20,7 +21,7 @@ export interface RequestState extends ResourceState<ProxyIdentity> {
   /** The connector named in the path, once it exists in the catalogue. */
   connector?: ConnectorDefinition;
   /** The vault token used, and its decrypted value (sent to the connector's host only). */
-  credential?: { tokenId: string; value: string };
+  credential?: Credential;
 }
 
 export function state(res: Response): RequestState {

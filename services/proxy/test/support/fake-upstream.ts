@@ -4,6 +4,7 @@
  * - /download/<n>: n MiB streamed in 1 MiB chunks;
  * - /slow: nothing until `release` resolves;
  * - /hold: its head and a first 64 KiB at once, the rest only once `release` resolves;
+ * - /redirect: 302 to /elsewhere on the same server (a proxy must not follow it);
  * - /upload: resolves `firstChunk` as soon as the first body chunk arrives, then reads the rest;
  * - anything else: JSON describing the request, with a cookie and a CORS grant that the proxy
  *   must not pass on.
@@ -62,6 +63,10 @@ export class FakeUpstream implements AsyncDisposable {
       for (let i = 0; i < Number(download[1]); i += 1) {
         if (!res.write(Buffer.alloc(MiB, i % 256))) await once(res, 'drain');
       }
+      return void res.end();
+    }
+    if (arrival.url.endsWith('/redirect')) {
+      res.writeHead(302, { location: `${this.url}/elsewhere` });
       return void res.end();
     }
     if (arrival.url.endsWith('/slow')) {

@@ -13,6 +13,7 @@ import { memoryCommands } from './memory.ts';
 import { ownerCreate } from './owner-create.ts';
 import { personaCommands } from './persona.ts';
 import { tokenCommands } from './token.ts';
+import { triggerCommands } from './trigger.ts';
 
 /** Every `pag` command, in the order `pag help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   ...knowledgeCommands,
   ...identityCommands,
   ...memoryCommands,
+  ...triggerCommands,
   auditList,
   auditVerify,
   keysRotate,

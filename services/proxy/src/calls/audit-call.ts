@@ -17,7 +17,7 @@ import { actionAuditPublisher } from '@pag/kit';
 export interface ForwardedCall {
   requestId: string;
   accountId: string;
-  clientId: string;
+  clientId: string | null;
   agentId: string | null;
   service: string;
   method: string;

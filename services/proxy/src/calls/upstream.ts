@@ -1,0 +1,94 @@
+/**
+ * What every call to a connected service has in common, however it came in (the HTTP pipeline's
+ * streamed forwarding, http/forward-upstream.ts, or the brain's buffered proxy.calls.forward,
+ * calls/forward-call.ts): where it goes, the headers the connector needs, the credential set last
+ * (so a caller cannot supply its own), the errors of a failed call, and its one `proxy.call`
+ * audit event.
+ */
+import { AppError } from '@pag/contracts';
+import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { CallAudit, ForwardedCall } from './audit-call.ts';
+
+/** The connected service's host and the path called there (for the audit event: no query). */
+export function upstreamTarget(
+  connector: ConnectorDefinition,
+  restOfPath: string,
+): { host: string; path: string } {
+  const base = new URL(connector.baseUrl);
+  return { host: base.host, path: `${base.pathname.replace(/\/+$/, '')}${restOfPath}` };
+}
+
+/** The decrypted credential as the connector takes it: a bearer token or its own header. */
+export function credentialHeader(connector: ConnectorDefinition, credential: string): [string, string] {
+  return connector.credential.type === 'bearer'
+    ? ['authorization', `Bearer ${credential}`]
+    : [connector.credential.name.toLowerCase(), credential];
+}
+
+export type UpstreamFailure = 'timeout' | 'too-large' | 'broken';
+
+export function upstreamError(
+  connector: ConnectorDefinition,
+  failure: UpstreamFailure,
+  limits: { timeoutMs: number; bodyLimitBytes: number },
+  cause: unknown,
+): AppError {
+  if (failure === 'timeout') {
+    return new AppError(
+      'UPSTREAM_TIMEOUT',
+      `${connector.displayName} did not start its answer within ${limits.timeoutMs} ms.`,
+      { cause, expose: true, hint: `${connector.displayName} is slow or down; retry later.` },
+    );
+  }
+  if (failure === 'too-large') {
+    return new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body exceeds the limit of ${limits.bodyLimitBytes} bytes.`,
+      { cause },
+    );
+  }
+  return new AppError(
+    'UPSTREAM_ERROR',
+    `${connector.displayName} could not be reached or broke off the answer.`,
+    {
+      cause,
+      expose: true,
+    },
+  );
+}
+
+/** The audit event's facts known before the call is made. */
+export type CallFacts = Omit<ForwardedCall, 'status' | 'decision' | 'reason' | 'latencyMs'>;
+
+/**
+ * The `proxy.call` event of one call, recorded once: with the upstream status when it answered
+ * (the call was made: `allowed`, whatever the status), else with the reason it did not (a body
+ * refused for its size is `denied`, any other failure `error`). The latency runs from the call.
+ */
+export class CallRecord {
+  readonly #audit: CallAudit;
+  #facts: CallFacts | undefined;
+  readonly #sentAt = process.hrtime.bigint();
+
+  constructor(audit: CallAudit, facts: CallFacts) {
+    this.#audit = audit;
+    this.#facts = facts;
+  }
+
+  answered(status: number): void {
+    this.#record(status, null);
+  }
+
+  failed(reason: string): void {
+    this.#record(null, reason);
+  }
+
+  #record(status: number | null, reason: string | null): void {
+    const facts = this.#facts;
+    if (facts === undefined) return;
+    this.#facts = undefined;
+    const decision = status !== null ? 'allowed' : reason === 'PAYLOAD_TOO_LARGE' ? 'denied' : 'error';
+    const latencyMs = Number(process.hrtime.bigint() - this.#sentAt) / 1e6;
+    this.#audit.record({ ...facts, status, decision, reason, latencyMs });
+  }
+}

@@ -1,0 +1,13 @@
+export type { TriggerConfig } from './config.ts';
+export { loadTriggerConfig, triggerConfig } from './config.ts';
+export type { Actor, AgentGrants } from './control/trigger-control.ts';
+export { TriggerControl } from './control/trigger-control.ts';
+export { triggerDatabase } from './database.ts';
+export { triggerService } from './definition.ts';
+export type { RunRow, TriggerRow } from './domain/trigger-view.ts';
+export { runRecord, scheduleOf, triggerView } from './domain/trigger-view.ts';
+export { oneOwnerTriggerView, ownerTriggerViews } from './handlers/trigger-views.ts';
+export type { OpenTriggers } from './open-triggers.ts';
+export { openTriggers } from './open-triggers.ts';
+export type { RunningTrigger, TriggerDeps } from './service.ts';
+export { startTrigger } from './service.ts';
