@@ -6,6 +6,7 @@
  * (the offline brain's, no model being configured); pauses, resumes, turns the memory toggle and
  * deletes with forms; revokes the agent on /dashboard/tokens, after which a run stops the trigger
  * (auth.agents.grant answers revoked), the page says why, and resuming is refused with the reason.
+ * Each change made on the page is one audit event (the trigger service's, actor the owner).
  * Another owner sees none of it and reaches none of it by id.
  *
  * Needs the whole of issue 13 merged: the trigger service in the stack (i13-api), the scheduler
@@ -13,7 +14,7 @@
  * test fails with SERVICE_UNAVAILABLE on the run; the rest passes with the trigger service alone).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Trigger } from '@pag/contracts';
+import type { AuditRecord, Trigger } from '@pag/contracts';
 import type { Page, StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, startStackProcess } from '@pag/testkit';
 import { eventually } from '../packages/kit/src/testing/mod.ts';
@@ -136,6 +137,28 @@ describe('a trigger the agent created', () => {
     expect(sectionOf(resumed.html, digest.id)).toContain('<strong>active</strong>');
     const saving = await alice.submit(resumed, {}, `/${digest.id}/memory`);
     expect(sectionOf(saving.html, digest.id)).toContain('<input type="hidden" name="enabled" value="false">');
+  });
+
+  test('each change is one audit event, the trigger service’s, with the owner as actor', async () => {
+    const pag = pagCommand(() => stack.dataDir);
+    const changes = await eventually(
+      async () => {
+        const listed = await pag('audit', 'list', '--owner', ALICE.email, '--json', '--limit', '200');
+        const rows = listed.out
+          .map((line) => JSON.parse(line) as AuditRecord)
+          .filter((row) => row.target === digest.id && /^trigger\.(pause|resume)$/.test(row.action));
+        return rows.length >= 2 ? rows : false;
+      },
+      { timeoutMs: 30_000, what: 'the pause and resume in the audit log' },
+    );
+    expect(
+      changes
+        .map((row) => ({ action: row.action, actor: row.actorType, source: row.source }))
+        .sort((a, b) => a.action.localeCompare(b.action)),
+    ).toEqual([
+      { action: 'trigger.pause', actor: 'owner', source: 'trigger' },
+      { action: 'trigger.resume', actor: 'owner', source: 'trigger' },
+    ]);
   });
 
   test('another owner sees none of it and reaches none of it by id', async () => {
