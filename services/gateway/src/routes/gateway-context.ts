@@ -125,8 +125,29 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       wantsBrain ? ask(BrainEndpoints.contextGet, headers) : undefined,
       readable.has('services') ? ask(ProxyEndpoints.servicesList, headers) : undefined,
     ]);
-    res.status(200).json(assemble(identity, readable, brain, proxy));
+    const { memoryJson, ...context } = assemble(identity, readable, brain, proxy);
+    res.status(200).type('json').send(contextBody(context, memoryJson));
   };
+}
+
+/** The context as assembled, its memory still the brain's JSON text. */
+type AssembledContext = Omit<GatewayContext, 'memory'> & { memoryJson: string | null };
+
+/**
+ * The answer's text: the memory spliced in as the brain sent it, between the identity and the
+ * count (GatewayContext's order of keys). The brain's JSON of the entries is PostgreSQL's, written
+ * from typed columns when each entry was stored; BrainContext checked it is an array, and reading
+ * and writing 200 entries again here cost more than everything else the gateway does for the
+ * context (docs/adr/0043, "Third round"). Every other part is parsed and checked as before.
+ */
+export function contextBody(
+  context: Omit<AssembledContext, 'memoryJson'>,
+  memoryJson: string | null,
+): string {
+  const { persona, user, ...rest } = context;
+  const head = JSON.stringify({ persona, user });
+  const tail = JSON.stringify(rest);
+  return `${head.slice(0, -1)},"memory":${memoryJson ?? 'null'},${tail.slice(1)}`;
 }
 
 function assemble(
@@ -134,7 +155,7 @@ function assemble(
   readable: Set<Part>,
   brain: Outcome<BrainContext> | undefined,
   proxy: Outcome<ServiceList> | undefined,
-): GatewayContext {
+): AssembledContext {
   const unavailable: UnavailablePart[] = [];
   const pick = <T>(part: Part, service: string, outcome: Outcome<T> | undefined): T | null => {
     if (!readable.has(part)) {
@@ -148,12 +169,12 @@ function assemble(
     unavailable.push({ part, service, code: outcome.code, message: outcome.message });
     return null;
   };
-  const brainPart = <K extends keyof BrainContext>(part: K & Part) =>
-    pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[part] } : brain);
+  const brainPart = <K extends keyof BrainContext>(part: Part, key: K) =>
+    pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[key] } : brain);
   return {
-    persona: brainPart('persona'),
-    user: brainPart('user'),
-    memory: brainPart('memory'),
+    persona: brainPart('persona', 'persona'),
+    user: brainPart('user', 'user'),
+    memoryJson: brainPart('memory', 'memoryJson'),
     // The count travels with the memory part: it is there exactly when the memory is.
     memoryCount: readable.has('memory') && brain?.ok === true ? brain.value.memoryCount : null,
     services: pick('services', 'proxy', proxy)?.services ?? null,
