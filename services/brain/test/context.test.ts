@@ -25,14 +25,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const context = (accountId: string | undefined, agentId?: string) =>
-  t.ask<BrainContext>(BrainSubjects.contextGet, { accountId, agentId });
+/** The brain's reply, checked by its contract, with its memory text read (BrainContext.memoryJson). */
+async function context(accountId: string | undefined, agentId?: string) {
+  const reply = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId, agentId });
+  expect(BrainContextSchema.parse(reply)).toEqual(reply);
+  const { memoryJson, ...parts } = reply;
+  return { ...parts, memory: JSON.parse(memoryJson) as MemoryEntry[] };
+}
 
 describe('brain.context.get', () => {
   test("a fresh account's context: the default persona, the identity seeded from its account, no memory", async () => {
     const accountId = t.auth.addAccount('fresh.owner@example.com');
     const reply = await context(accountId, 'ag_first');
-    expect(BrainContextSchema.parse(reply)).toEqual(reply);
     expect(reply).toEqual({
       persona: {
         id: expect.stringMatching(/^per_/),
@@ -155,6 +159,29 @@ describe('brain.context.get', () => {
     expect(reply.memory).toEqual(written);
     expect(reply.memoryCount).toBe(2);
     expect(written[1]).toMatchObject({ agentId: 'ag_writer' });
+    // PostgreSQL wrote the text the gateway passes on: the very bytes JSON.stringify writes.
+    const { memoryJson } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
+    expect(memoryJson).toBe(JSON.stringify(written));
+  });
+
+  test('an entry written or changed by SQL (pag memory, a migration) shows as it is now in the next context', async () => {
+    const accountId = t.auth.addAccount('sql.writer@example.com');
+    await t.db.$executeRaw`
+      INSERT INTO brain.memory_entries (id, account_id, agent_id, content, created_at)
+      VALUES ('mem_bysql', ${accountId}::uuid, NULL, 'first words', '2026-11-24T08:52:59.2Z')`;
+    expect((await context(accountId)).memory).toEqual([
+      { id: 'mem_bysql', content: 'first words', agentId: null, createdAt: '2026-11-24T08:52:59.200Z' },
+    ]);
+    await t.db.$executeRaw`
+      UPDATE brain.memory_entries SET content = 'changed "words"', agent_id = 'ag_later' WHERE id = 'mem_bysql'`;
+    expect((await context(accountId)).memory).toEqual([
+      {
+        id: 'mem_bysql',
+        content: 'changed "words"',
+        agentId: 'ag_later',
+        createdAt: '2026-11-24T08:52:59.200Z',
+      },
+    ]);
   });
 
   test("account B never sees account A's persona, identity or memory", async () => {

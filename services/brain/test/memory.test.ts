@@ -36,7 +36,8 @@ describe('brain.memory.create', () => {
     const accountId = t.auth.addAccount('order@example.com');
     const written: string[] = [];
     for (let i = 0; i < 5; i += 1) written.push((await write(accountId, { content: `n${i}` })).id);
-    const { memory } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
+    const { memoryJson } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
+    const memory = JSON.parse(memoryJson) as MemoryEntry[];
     expect(memory.map((entry) => entry.id)).toEqual(written.reverse());
   });
 
@@ -51,7 +52,7 @@ describe('brain.memory.create', () => {
     const b = t.auth.addAccount('mem.b@example.com');
     await write(a, { content: 'only for A' });
     const seenByB = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId: b });
-    expect(seenByB.memory).toEqual([]);
+    expect(seenByB.memoryJson).toBe('[]');
   });
 
   test('exactly MEMORY_MAX_BYTES of UTF-8 is accepted; one byte more is a 400 naming body.content', async () => {

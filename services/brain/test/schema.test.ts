@@ -14,5 +14,9 @@ describeSchemaChecks({
     to: 'agentId   String                @map("agent_id")',
     reported: 'brain.conversations.agent_id: nullable in the database, NOT NULL in the model',
   },
-  migrations: ['20261124000000_brain_init', '20261124090000_brain_owner_chat'],
+  migrations: [
+    '20261124000000_brain_init',
+    '20261124090000_brain_owner_chat',
+    '20261124120000_brain_memory_entry_json',
+  ],
 });

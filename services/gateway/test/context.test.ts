@@ -3,7 +3,7 @@
  * bus stand in for the brain and the proxy), each part that cannot be had reported inside a 200.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { BrainContext, ServiceList } from '@pag/contracts';
+import type { BrainContext, MemoryEntry, ServiceList } from '@pag/contracts';
 import {
   AppError,
   BrainSubjects,
@@ -19,6 +19,10 @@ import { startTokenGateway } from './start-token-gateway.ts';
 
 const PART_TIMEOUT_MS = 300;
 
+const memory: MemoryEntry[] = [
+  { id: 'mem_2', content: 'Prefers mornings.', agentId: 'agent_1', createdAt: '2026-11-02T09:00:00.000Z' },
+  { id: 'mem_1', content: 'Lives in Berlin.', agentId: null, createdAt: '2026-11-01T09:00:00.000Z' },
+];
 const brainContext: BrainContext = {
   persona: {
     id: 'per_1',
@@ -34,10 +38,7 @@ const brainContext: BrainContext = {
     locale: 'de-DE',
     summary: null,
   },
-  memory: [
-    { id: 'mem_2', content: 'Prefers mornings.', agentId: 'agent_1', createdAt: '2026-11-02T09:00:00.000Z' },
-    { id: 'mem_1', content: 'Lives in Berlin.', agentId: null, createdAt: '2026-11-01T09:00:00.000Z' },
-  ],
+  memoryJson: JSON.stringify(memory),
   memoryCount: 2,
 };
 const services: ServiceList = {
@@ -94,7 +95,10 @@ describe('GET /api/v1/gateway/context', () => {
       const { status, body, requestId } = await context('full-context');
       expect(status).toBe(200);
       expect(body).toEqual({
-        ...brainContext,
+        persona: brainContext.persona,
+        user: brainContext.user,
+        memory,
+        memoryCount: brainContext.memoryCount,
         services: services.services,
         endpoints: endpointsForScopes(['read', 'chat']),
         unavailable: [],
@@ -138,7 +142,7 @@ describe('GET /api/v1/gateway/context', () => {
 
   test('a fresh account: empty memory, no services, endpoints filtered by the scopes', async () => {
     stack.issue('fresh', 'knowledge');
-    await answer(BrainSubjects.contextGet, () => ({ ...brainContext, persona: null, memory: [] }));
+    await answer(BrainSubjects.contextGet, () => ({ ...brainContext, persona: null, memoryJson: '[]' }));
     await answer(ProxySubjects.servicesList, () => ({ services: [] }));
     try {
       const { status, body } = await context('fresh');
@@ -158,7 +162,7 @@ describe('GET /api/v1/gateway/context', () => {
       const { status, body } = await context('no-proxy');
       expect(status).toBe(200);
       expect(body.persona?.soul_content).toBe(brainContext.persona?.soul_content);
-      expect(body.memory).toEqual(brainContext.memory);
+      expect(body.memory).toEqual(memory);
       expect(body.services).toBeNull();
       expect(body.unavailable).toEqual([
         {
@@ -205,7 +209,7 @@ describe('GET /api/v1/gateway/context', () => {
 
   test('a reply that breaks its schema is UPSTREAM_ERROR, not passed on', async () => {
     stack.issue('bad-reply', 'read');
-    await answer(BrainSubjects.contextGet, () => ({ persona: null, user: { name: 42 }, memory: [] }));
+    await answer(BrainSubjects.contextGet, () => ({ persona: null, user: { name: 42 }, memoryJson: '[]' }));
     await answer(ProxySubjects.servicesList, () => services);
     try {
       const { status, body } = await context('bad-reply');
@@ -215,6 +219,39 @@ describe('GET /api/v1/gateway/context', () => {
         'UPSTREAM_ERROR',
         'UPSTREAM_ERROR',
         'UPSTREAM_ERROR',
+      ]);
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('the memory is passed on as the brain wrote it, and a memory that is not an array is refused', async () => {
+    stack.issue('memory-text', 'read');
+    // Spaces and key order as a service might write them: the gateway does not write it again.
+    const memoryJson =
+      '[ {"id":"mem_9","content":"as written","agentId":null,"createdAt":"2026-11-03T09:00:00.000Z"} ]';
+    let reply: unknown = { ...brainContext, memoryJson };
+    await answer(BrainSubjects.contextGet, () => reply);
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`, {
+        headers: { authorization: 'Bearer memory-text' },
+      });
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const text = await response.text();
+      expect(text).toContain(
+        `"user":${JSON.stringify(brainContext.user)},"memory":${memoryJson},"memoryCount":2,`,
+      );
+      expect(GatewayContext.parse(JSON.parse(text)).memory).toEqual(JSON.parse(memoryJson));
+
+      reply = { ...brainContext, memoryJson: '{"id":"mem_9"}' };
+      const { status, body } = await context('memory-text');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ persona: null, user: null, memory: null, memoryCount: null });
+      expect(body.unavailable.map((u) => [u.part, u.code])).toEqual([
+        ['persona', 'UPSTREAM_ERROR'],
+        ['user', 'UPSTREAM_ERROR'],
+        ['memory', 'UPSTREAM_ERROR'],
       ]);
     } finally {
       await stopAnswering();

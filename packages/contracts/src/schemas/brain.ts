@@ -259,12 +259,21 @@ export const GatewayContext = z
   .describe('Everything an agent needs to start, in one call; call this first.');
 export type GatewayContext = z.infer<typeof GatewayContext>;
 
-/** The brain's reply on brain.context.get: its parts of the gateway context for the calling agent. */
+/**
+ * The brain's reply on brain.context.get: its parts of the gateway context for the calling agent.
+ * The memory travels as JSON text, not as entries: PostgreSQL writes each entry's JSON from typed
+ * columns (the brain's entry_json), the brain joins them and the gateway splices the array into
+ * its answer as it came, so 200 entries are not parsed, checked and written again at every hop
+ * (docs/adr/0043, "Third round"). Checked here is only that it is one array.
+ */
 export const BrainContext = z
   .object({
     persona: Persona.nullable(),
     user: Identity,
-    memory: z.array(MemoryEntry),
+    memoryJson: z
+      .string()
+      .refine((text) => text.startsWith('[') && text.endsWith(']'), 'must be one JSON array')
+      .describe('The newest memory entries (MemoryEntry[], newest first) as one JSON array text.'),
     memoryCount: z.number().int().min(0).describe('All of the owner’s memory entries.'),
   })
   .describe(

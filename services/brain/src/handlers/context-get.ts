@@ -3,8 +3,8 @@
  * agent's context, read in one statement (store/context-store.ts): the persona applying to the
  * calling agent (active), the owner's identity (seeded from the auth service on a fresh account)
  * and the newest memory entries, newest first, at most CONTEXT_MEMORY_LIMIT of them and
- * CONTEXT_MEMORY_MAX_BYTES of their content (at least the newest), with the count of all of them
- * (brain.memory_counts). Identity that cannot be had fails the whole reply (BrainContext requires
+ * CONTEXT_MEMORY_MAX_BYTES of their content (at least the newest), as one JSON array text built by
+ * PostgreSQL and handed on unread, with the count of all of them (brain.memory_counts). Identity that cannot be had fails the whole reply (BrainContext requires
  * it); the gateway then reports the brain's parts unavailable.
  */
 import { BrainEndpoints, CONTEXT_MEMORY_MAX, CONTEXT_MEMORY_MAX_BYTES } from '@pag/contracts';
@@ -23,7 +23,7 @@ export const contextGet = handle(
     // (once per account and process; later reads skip it).
     await defaultPersona.ensure(caller.accountId);
     // One statement (store/context-store.ts); a fresh account's identity is seeded on this read.
-    const { persona, user, memory, memoryCount } = await stores.context.read(
+    const { persona, user, memoryJson, memoryCount } = await stores.context.read(
       caller.accountId,
       caller.agentId,
       { entries: CONTEXT_MEMORY_LIMIT, bytes: CONTEXT_MEMORY_BYTES },
@@ -31,7 +31,7 @@ export const contextGet = handle(
     return {
       persona,
       user: user ?? (await identity.get(caller.accountId, caller.requestId)),
-      memory,
+      memoryJson,
       memoryCount,
     };
   },

@@ -24,7 +24,6 @@ import type {
 import {
   AppError,
   BrainEndpoints,
-  endpointsForScopes,
   ProxyEndpoints,
   requiredScope,
   routeById,
@@ -34,7 +33,7 @@ import type { Bus, Logger } from '@pag/kit';
 import { BusNoRespondersError, InvalidReplyError, requestEndpoint } from '@pag/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { TokenIdentity } from '../pipeline/authenticate.ts';
+import { scopeListing } from '../domain/scope-listing.ts';
 import type { LocalHandler } from '../pipeline/dispatch.ts';
 import { identityHeaders } from '../pipeline/identity-headers.ts';
 import { state } from '../pipeline/state.ts';
@@ -125,16 +124,37 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       wantsBrain ? ask(BrainEndpoints.contextGet, headers) : undefined,
       readable.has('services') ? ask(ProxyEndpoints.servicesList, headers) : undefined,
     ]);
-    res.status(200).json(assemble(identity, readable, brain, proxy));
+    const parts = assemble(readable, brain, proxy);
+    const { endpointsJson } = scopeListing(identity.scopes);
+    res.status(200).type('json').send(contextBody(parts, endpointsJson));
   };
 }
 
+/** The context as assembled: the memory still the brain's JSON text, the endpoints left to the listing. */
+type ContextParts = Omit<GatewayContext, 'memory' | 'endpoints'> & { memoryJson: string | null };
+
+/**
+ * The answer's text, in GatewayContext's order of keys, with two parts spliced in as JSON text:
+ * the memory as the brain sent it and the endpoint list of the token's scopes (written once per
+ * scope set, domain/scope-listing.ts). The brain's JSON of the entries is PostgreSQL's, written
+ * from typed columns when each entry was stored; BrainContext checked it is an array, and reading
+ * and writing 200 entries again here cost more than everything else the gateway does for the
+ * context (docs/adr/0043, "Third round"). Every other part is parsed and checked as before.
+ */
+export function contextBody(parts: ContextParts, endpointsJson: string): string {
+  const { persona, user, memoryJson, memoryCount, services, unavailable } = parts;
+  return (
+    `{"persona":${JSON.stringify(persona)},"user":${JSON.stringify(user)},"memory":${memoryJson ?? 'null'},` +
+    `"memoryCount":${JSON.stringify(memoryCount)},"services":${JSON.stringify(services)},` +
+    `"endpoints":${endpointsJson},"unavailable":${JSON.stringify(unavailable)}}`
+  );
+}
+
 function assemble(
-  identity: TokenIdentity,
   readable: Set<Part>,
   brain: Outcome<BrainContext> | undefined,
   proxy: Outcome<ServiceList> | undefined,
-): GatewayContext {
+): ContextParts {
   const unavailable: UnavailablePart[] = [];
   const pick = <T>(part: Part, service: string, outcome: Outcome<T> | undefined): T | null => {
     if (!readable.has(part)) {
@@ -148,16 +168,15 @@ function assemble(
     unavailable.push({ part, service, code: outcome.code, message: outcome.message });
     return null;
   };
-  const brainPart = <K extends keyof BrainContext>(part: K & Part) =>
-    pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[part] } : brain);
+  const brainPart = <K extends keyof BrainContext>(part: Part, key: K) =>
+    pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[key] } : brain);
   return {
-    persona: brainPart('persona'),
-    user: brainPart('user'),
-    memory: brainPart('memory'),
+    persona: brainPart('persona', 'persona'),
+    user: brainPart('user', 'user'),
+    memoryJson: brainPart('memory', 'memoryJson'),
     // The count travels with the memory part: it is there exactly when the memory is.
     memoryCount: readable.has('memory') && brain?.ok === true ? brain.value.memoryCount : null,
     services: pick('services', 'proxy', proxy)?.services ?? null,
-    endpoints: endpointsForScopes(identity.scopes),
     unavailable,
   };
 }

@@ -6,32 +6,14 @@
  * is allowed.
  */
 import type { TokenCapabilities } from '@pag/contracts';
-import { AppError, endpointsForScopes, expandScopes } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import type { Request, Response } from 'express';
+import { scopeListing } from '../domain/scope-listing.ts';
 import type { UsageCounts, UsageWindow, UsageWindows } from '../domain/usage-windows.ts';
 import type { TokenIdentity } from '../pipeline/authenticate.ts';
 import { state } from '../pipeline/state.ts';
 
 type Usage = { windows: UsageWindows; counts: UsageCounts | null };
-
-/**
- * What a set of scopes implies (expanded scopes, the endpoint list) depends on the scopes alone
- * and costs more than the rest of the answer; it is worked out once per distinct scope set. The
- * contracts return fresh arrays each time, and the answer is serialised at once, so sharing is safe.
- */
-const byScopes = new Map<string, { expanded: string[]; endpoints: TokenCapabilities['endpoints'] }>();
-const BY_SCOPES_MAX = 1000;
-
-function scopeDerived(scopes: string[]) {
-  const key = scopes.join(' ');
-  let derived = byScopes.get(key);
-  if (derived === undefined) {
-    derived = { expanded: expandScopes(scopes), endpoints: endpointsForScopes(scopes) };
-    if (byScopes.size >= BY_SCOPES_MAX) byScopes.clear();
-    byScopes.set(key, derived);
-  }
-  return derived;
-}
 
 function limitOf(limit: number | null, used: number | undefined, window: UsageWindow) {
   if (limit === null) return null;
@@ -42,7 +24,7 @@ function limitOf(limit: number | null, used: number | undefined, window: UsageWi
 
 export function tokenCapabilities(identity: TokenIdentity, usage: Usage): TokenCapabilities {
   const { windows, counts } = usage;
-  const { expanded, endpoints } = scopeDerived(identity.scopes);
+  const { expanded, endpoints } = scopeListing(identity.scopes);
   return {
     clientId: identity.clientId,
     agent: identity.agent,
