@@ -22,4 +22,18 @@ describe('invalidRequest', () => {
       /^Invalid body: \(body\): /,
     );
   });
+
+  test('a message written as a sentence does not end the list with two periods', () => {
+    const Zone = z.object({
+      timezone: z
+        .string()
+        .refine(() => false, { message: 'Must be an IANA time-zone name such as Europe/Berlin.' }),
+      name: z.string().refine(() => false, { message: 'Must be short.' }),
+    });
+    const result = Zone.safeParse({ timezone: 'Mars/Olympus', name: 'x' });
+    if (result.success) throw new Error('expected a failure');
+    expect(invalidRequest('body', result.error).message).toBe(
+      'Invalid body: timezone: Must be an IANA time-zone name such as Europe/Berlin; name: Must be short.',
+    );
+  });
 });

@@ -15,12 +15,15 @@ export interface InvalidRequestOptions {
   whole?: string;
 }
 
-/** `field.path: why` for each issue. */
+/**
+ * `field.path: why` for each issue; a message of our schemas written as a sentence loses its
+ * final period, so the joined list ends with one (not `Europe/Berlin..`).
+ */
 export function zodProblems(error: z.ZodError, options: InvalidRequestOptions = {}): string[] {
   const prefix = options.prefix ?? '';
   return error.issues.map((issue) => {
     const field = [prefix, ...issue.path.map(String)].filter((part) => part !== '').join('.');
-    return `${field || (options.whole ?? '(message)')}: ${issue.message}`;
+    return `${field || (options.whole ?? '(message)')}: ${issue.message.replace(/\.$/, '')}`;
   });
 }
 
