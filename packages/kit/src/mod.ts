@@ -61,6 +61,7 @@ export {
   BusCancelledError,
   BusNoRespondersError,
   BusTimeoutError,
+  closeSubscriptions,
   createBus,
   handle,
   InvalidReplyError,

@@ -9,7 +9,7 @@
  * then write the last checkpoint (nothing appends any more), then disconnect the database.
  */
 import type { PurgeJob, ServiceDeps } from '@pag/kit';
-import { createPrismaClient, serveEndpoints, startPurgeJob } from '@pag/kit';
+import { closeSubscriptions, createPrismaClient, serveEndpoints, startPurgeJob } from '@pag/kit';
 import { auditMetrics } from './audit-metrics.ts';
 import { startCheckpointer } from './checkpoints/checkpointer.ts';
 import { signingKeyFromSeed } from './checkpoints/signing-keys.ts';
@@ -97,9 +97,7 @@ export async function startAudit(deps: AuditDeps): Promise<RunningAudit> {
       { service: 'audit', deps: { stores }, logger, metrics },
       auditEndpoints,
     );
-    closers.push(async () => {
-      await Promise.all(subscriptions.map((subscription) => subscription.close()));
-    });
+    closers.push(() => closeSubscriptions(subscriptions));
     logger.info({ keyId: key.keyId, retentionDays: config.retentionDays }, 'audit log started');
     return { close, [Symbol.asyncDispose]: close };
   } catch (error) {

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { EventSubjects, TokenRevokedEvent } from '@pag/contracts';
 import type { ServiceDeps } from '@pag/kit';
-import { closeServer, listen, serveEndpoints, startPurgeJob } from '@pag/kit';
+import { closeServer, closeSubscriptions, listen, serveEndpoints, startPurgeJob } from '@pag/kit';
 import type Provider from 'oidc-provider';
 import { authHandlerDeps } from './api/auth-handler-deps.ts';
 import { createAuthApp } from './app/create-app.ts';
@@ -108,7 +108,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
 
     const close = async () => {
       await closeServer(server);
-      await Promise.all(subscriptions.map((subscription) => subscription.close()));
+      await closeSubscriptions(subscriptions);
       await relay.close();
       await auditRelay.close();
       await purge.stop();

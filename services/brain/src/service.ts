@@ -5,7 +5,7 @@
  * finish), waits for the chat's audit publishes, and then disconnects the database, in that order.
  */
 import type { ServiceDeps } from '@pag/kit';
-import { createPrismaClient, serveEndpoints } from '@pag/kit';
+import { closeSubscriptions, createPrismaClient, serveEndpoints } from '@pag/kit';
 import { chatAudit } from './chat/chat-audit.ts';
 import { ChatProviders } from './chat/chat-providers.ts';
 import { OwnerGate } from './chat/owner-gate.ts';
@@ -66,7 +66,7 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        await Promise.all(subscriptions.map((subscription) => subscription.close()));
+        await closeSubscriptions(subscriptions);
         // Chat replies that finished while closing published their audit events; wait for them.
         await audit.close();
         await prisma.$disconnect();

@@ -8,16 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, UsageCharged } from '@pag/contracts';
-import { applyMigrations } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
-import {
-  FakeAuthServer,
-  freePort,
-  startTestPostgres,
-  TEST_INTROSPECTION_CLIENT,
-  TEST_TOKEN_TAG_KEY,
-} from '@pag/kit/testing';
-import { gatewayDatabase } from '../src/database.ts';
+import { type FakeAuthServer, freePort } from '@pag/kit/testing';
+import type { GatewayReplicas } from './gateway-replicas.ts';
+import { startGatewayReplicas } from './gateway-replicas.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -27,33 +20,18 @@ const OTHER_OWNER = '00000000-0000-4000-8000-00000000000b';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
 const NO_LIMITS = { daily: null, monthly: null };
 
-let postgres: TestPostgres;
+let replicas: GatewayReplicas;
 let auth: FakeAuthServer;
 let gateway: TestGateway;
 let replica: TestGateway;
 const exp = Math.floor(Date.now() / 1000) + 3600;
 
-const gatewayEnv = () => ({
-  PUBLIC_URL,
-  AUTH_URL: auth.url,
-  DATABASE_URL: postgres.url,
-  INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
-  TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
-  INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
-});
-
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  auth = await FakeAuthServer.start();
-  gateway = await startTestGateway(gatewayEnv());
-  replica = await startTestGateway(gatewayEnv());
+  replicas = await startGatewayReplicas(PUBLIC_URL);
+  ({ auth, gateway, replica } = replicas);
 });
 afterAll(async () => {
-  await replica?.[Symbol.asyncDispose]();
-  await gateway?.[Symbol.asyncDispose]();
-  await auth?.[Symbol.asyncDispose]();
-  await postgres?.stop();
+  await replicas?.[Symbol.asyncDispose]();
 });
 
 /** One run of agent `clientId` charged, as the trigger service asks it, at one replica. */
@@ -189,7 +167,7 @@ describe('what cannot be charged', () => {
 
   test('without its database a limited run is SERVICE_UNAVAILABLE (never served past a limit nobody checked), an unlimited one is served', async () => {
     await using cut = await startTestGateway({
-      ...gatewayEnv(),
+      ...replicas.env,
       DATABASE_URL: `postgres://pag@127.0.0.1:${await freePort()}/pag`,
     });
     await expect(charge('agt_cut', { daily: 10, monthly: null }, cut)).rejects.toMatchObject({

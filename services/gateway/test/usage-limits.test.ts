@@ -7,16 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
-import { applyMigrations } from '@pag/kit';
-import type { TestPostgres } from '@pag/kit/testing';
-import {
-  FakeAuthServer,
-  freePort,
-  startTestPostgres,
-  TEST_INTROSPECTION_CLIENT,
-  TEST_TOKEN_TAG_KEY,
-} from '@pag/kit/testing';
-import { gatewayDatabase } from '../src/database.ts';
+import { type FakeAuthServer, freePort } from '@pag/kit/testing';
+import type { GatewayReplicas } from './gateway-replicas.ts';
+import { startGatewayReplicas } from './gateway-replicas.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -25,33 +18,18 @@ const OWNER = '00000000-0000-4000-8000-00000000000a';
 const OTHER_OWNER = '00000000-0000-4000-8000-00000000000b';
 const CAPABILITIES = '/api/v1/tokens/me/capabilities';
 
-let postgres: TestPostgres;
+let replicas: GatewayReplicas;
 let auth: FakeAuthServer;
 let gateway: TestGateway;
 let replica: TestGateway;
 const exp = Math.floor(Date.now() / 1000) + 3600;
 
-const gatewayEnv = () => ({
-  PUBLIC_URL,
-  AUTH_URL: auth.url,
-  DATABASE_URL: postgres.url,
-  INTROSPECTION_CLIENT_ID: TEST_INTROSPECTION_CLIENT.id,
-  TOKEN_TAG_KEYS: TEST_TOKEN_TAG_KEY,
-  INTROSPECTION_CLIENT_SECRET: TEST_INTROSPECTION_CLIENT.secret,
-});
-
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  await applyMigrations({ databaseUrl: postgres.url, ...gatewayDatabase });
-  auth = await FakeAuthServer.start();
-  gateway = await startTestGateway(gatewayEnv());
-  replica = await startTestGateway(gatewayEnv());
+  replicas = await startGatewayReplicas(PUBLIC_URL);
+  ({ auth, gateway, replica } = replicas);
 });
 afterAll(async () => {
-  await replica?.[Symbol.asyncDispose]();
-  await gateway?.[Symbol.asyncDispose]();
-  await auth?.[Symbol.asyncDispose]();
-  await postgres?.stop();
+  await replicas?.[Symbol.asyncDispose]();
 });
 
 /** A token of agent `clientId` of `account`, with the agent claims the auth service adds. */
@@ -221,7 +199,7 @@ describe('without its database', () => {
     issue('limited', 'agt_limited', { limit_monthly: 1000 });
     issue('unlimited', 'agt_unlimited');
     await using cut = await startTestGateway({
-      ...gatewayEnv(),
+      ...replicas.env,
       DATABASE_URL: `postgres://pag@127.0.0.1:${await freePort()}/pag`,
     });
     const { status, body } = await call('limited', CAPABILITIES, cut);

@@ -9,7 +9,14 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { ServiceDeps, Subscription } from '@pag/kit';
-import { closeServer, createPrismaClient, IntrospectionClient, listen, serveEndpoints } from '@pag/kit';
+import {
+  closeServer,
+  closeSubscriptions,
+  createPrismaClient,
+  IntrospectionClient,
+  listen,
+  serveEndpoints,
+} from '@pag/kit';
 import { callAudit } from './calls/audit-call.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
@@ -94,7 +101,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     server.on('request', app);
     port = await listen(server, config.port, config.host);
   } catch (error) {
-    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await closeSubscriptions(subscriptions);
     await introspection?.close();
     await prisma.$disconnect();
     throw error;
@@ -105,7 +112,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   const close = async () => {
     await closeServer(server);
     // The brain's calls under way finish before their audit events are waited for.
-    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await closeSubscriptions(subscriptions);
     await audit.close();
     await introspection?.close();
     await store.close();

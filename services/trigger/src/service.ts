@@ -13,6 +13,7 @@ import { AuthEndpoints } from '@pag/contracts';
 import type { ServiceDeps } from '@pag/kit';
 import {
   actionAuditPublisher,
+  closeSubscriptions,
   createPrismaClient,
   requestEndpoint,
   serveEndpoints,
@@ -72,9 +73,7 @@ export async function startTrigger(deps: TriggerDeps): Promise<RunningTrigger> {
       { service: 'trigger', deps: { control }, logger, metrics },
       triggerEndpoints,
     );
-    closers.push(async () => {
-      await Promise.all(subscriptions.map((subscription) => subscription.close()));
-    });
+    closers.push(() => closeSubscriptions(subscriptions));
     logger.info(
       { subjects: subscriptions.length, tickMs: config.scheduler.tickMs },
       'trigger service started',

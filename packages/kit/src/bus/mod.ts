@@ -19,7 +19,7 @@ export {
   requestEndpointStream,
 } from './request-endpoint.ts';
 export type { EndpointHandler, ServeContext } from './serve-endpoints.ts';
-export { handle, serveEndpoints } from './serve-endpoints.ts';
+export { closeSubscriptions, handle, serveEndpoints } from './serve-endpoints.ts';
 export {
   RESERVED_EVENT_NAMES,
   STREAM_IDLE_TIMEOUT_MS,

@@ -96,10 +96,15 @@ export async function serveEndpoints<D>(
       subscriptions.push(await bus.handle(handler.endpoint.subject, answer, { queue: handler.endpoint.to }));
     }
   } catch (error) {
-    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await closeSubscriptions(subscriptions);
     throw error;
   }
   return subscriptions;
+}
+
+/** Stops answering: every service closes what serveEndpoints gave it this way on shutdown. */
+export async function closeSubscriptions(subscriptions: readonly Subscription[]): Promise<void> {
+  await Promise.all(subscriptions.map((subscription) => subscription.close()));
 }
 
 function answerer<D>(
