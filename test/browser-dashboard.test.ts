@@ -17,6 +17,7 @@ import type { StackProcess } from '@pag/testkit';
 import { Browser as HttpBrowser, signUp, startStackProcess } from '@pag/testkit';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { openWatchedPage } from './support/watched-page.ts';
 
 /** Where Debian's `chromium` package puts its launcher. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,12 +47,7 @@ function capabilities(token: string): Promise<Response> {
 
 test('sign up, create a token, use it, revoke it, and the API refuses it', async () => {
   if (browser === undefined || stack === undefined) throw new Error('not started');
-  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: stack.url });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  const { context, page, problems } = await openWatchedPage(browser, stack.url, false);
   try {
     await page.goto('/signup');
     await page.getByLabel('Email').fill(OWNER.email);
@@ -107,12 +103,7 @@ test('response_mode=form_post: the page runs its script under its CSP and posts 
   client.listen(0, '127.0.0.1');
   await once(client, 'listening');
   const redirectUri = `http://127.0.0.1:${(client.address() as AddressInfo).port}/callback`;
-  const context = await browser.newContext({ javaScriptEnabled: true, baseURL: stack.url });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  const { context, page, problems } = await openWatchedPage(browser, stack.url, true);
   try {
     const registered = await fetch(`${stack.url}/oauth/register`, {
       method: 'POST',
@@ -157,12 +148,7 @@ test('response_mode=form_post: the page runs its script under its CSP and posts 
 test('the owner writes a persona and a knowledge document on the dashboard, and the agent sees both', async () => {
   if (browser === undefined || stack === undefined) throw new Error('not started');
   const owner = { email: 'brain-browser@example.test', password: 'a brain-filling password' };
-  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: stack.url });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  const { context, page, problems } = await openWatchedPage(browser, stack.url, false);
   try {
     await page.goto('/signup');
     await page.getByLabel('Email').fill(owner.email);

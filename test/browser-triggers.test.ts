@@ -13,6 +13,7 @@ import { startStackProcess } from '@pag/testkit';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { pagCommand } from '../packages/stack/test/support/pag.ts';
+import { openWatchedPage } from './support/watched-page.ts';
 
 /** Where Debian's `chromium` package puts its launcher. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -69,12 +70,7 @@ test('the owner finds, reads, pauses, resumes and deletes a trigger without Java
   });
   expect(created.status).toBe(201);
 
-  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: stack.url });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  const { context, page, problems } = await openWatchedPage(browser, stack.url, false);
   try {
     await page.goto('/login');
     await page.getByLabel('Email').fill(OWNER.email);
