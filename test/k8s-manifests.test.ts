@@ -56,6 +56,26 @@ const CONTAINER_KEYS = new Set([
   'volumeMounts',
 ]);
 
+/** The fields of a workload's spec and pod spec the manifests use (unknown ones pass the schemas too). */
+const SPEC_KEYS: Record<string, Set<string>> = {
+  Deployment: new Set(['replicas', 'revisionHistoryLimit', 'strategy', 'selector', 'template']),
+  Job: new Set(['backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished', 'template']),
+  pod: new Set([
+    'automountServiceAccountToken',
+    'enableServiceLinks',
+    'terminationGracePeriodSeconds',
+    'restartPolicy',
+    'securityContext',
+    'topologySpreadConstraints',
+    'containers',
+    'volumes',
+  ]),
+};
+
+function unknownKeys(object: object, known: Set<string> | undefined): string[] {
+  return Object.keys(object).filter((key) => !known?.has(key));
+}
+
 /** An env var with such a name holds a secret (INTROSPECTION_CLIENT_ID is not one). */
 const SECRET_NAME = /SECRET|PASSWORD|_KEY$|_KEYS$|KEY_|SEED|CLIENTS$|DATABASE_URL|CREDS/;
 
@@ -125,14 +145,20 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       );
   });
 
-  test('containers hold only known fields, the pag/* images, requests and limits', () => {
+  test('workloads, pods and containers hold only known fields, the pag/* images, requests and limits', () => {
     for (const workload of workloads(objects)) {
+      const name = `${workload.kind} ${workload.metadata.name}`;
+      expect({ name, unknown: unknownKeys(workload.spec, SPEC_KEYS[workload.kind]) }).toEqual({
+        name,
+        unknown: [],
+      });
+      expect({ name, unknown: unknownKeys(workload.spec.template.spec, SPEC_KEYS.pod) }).toEqual({
+        name,
+        unknown: [],
+      });
       for (const container of workload.spec.template.spec.containers) {
         const where = `${workload.metadata.name}/${container.name}`;
-        expect({ where, unknown: Object.keys(container).filter((key) => !CONTAINER_KEYS.has(key)) }).toEqual({
-          where,
-          unknown: [],
-        });
+        expect({ where, unknown: unknownKeys(container, CONTAINER_KEYS) }).toEqual({ where, unknown: [] });
         expect(container.image).toMatch(/^pag\/[a-z]+:\d+\.\d+\.\d+$/);
         for (const part of ['requests', 'limits'] as const)
           expect(Object.keys(container.resources?.[part] ?? {}).sort()).toEqual(['cpu', 'memory']);
