@@ -20,10 +20,17 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Service } from 'kubernetes-models/v1/Service';
 import { parseAllDocuments } from 'yaml';
+import { auditService } from '../services/audit/src/mod.ts';
+import { authService } from '../services/auth/src/mod.ts';
+import { brainService } from '../services/brain/src/mod.ts';
+import { gatewayService } from '../services/gateway/src/mod.ts';
+import { proxyService } from '../services/proxy/src/mod.ts';
+import { triggerService } from '../services/trigger/src/mod.ts';
 
 const K8S = join(import.meta.dirname, '..', 'k8s');
 const OVERLAYS = ['development', 'production'];
-const SERVICES = ['gateway', 'auth', 'brain', 'proxy', 'trigger', 'audit'];
+const DEFINITIONS = [gatewayService, authService, brainService, proxyService, triggerService, auditService];
+const SERVICES = DEFINITIONS.map((definition) => definition.name);
 
 /** The models of every kind the manifests may hold; another kind fails the test. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -182,6 +189,42 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       const preStop = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
       expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(preStop + DRAIN_SECONDS);
       expect(deployment.spec.template.metadata.labels['app.kubernetes.io/name']).toBe(container.name);
+    }
+  });
+
+  test("every Deployment sets only its service's config keys, each required one among them", () => {
+    const configMaps = ofKind<{ data: Record<string, string> }>(objects, 'ConfigMap');
+    for (const definition of DEFINITIONS) {
+      const deployment = ofKind<WithPod>(objects, 'Deployment').find(
+        (object) => object.metadata.name === `pag-${definition.name}`,
+      );
+      const [container] = (deployment?.spec.template.spec.containers ?? []) as [IContainer];
+      const fromConfigMaps = (container.envFrom ?? []).flatMap((source) =>
+        Object.keys(configMaps.find((map) => map.metadata.name === source.configMapRef?.name)?.data ?? {}),
+      );
+      const given = new Set([...fromConfigMaps, ...(container.env ?? []).map((variable) => variable.name)]);
+      for (const variable of container.env ?? []) {
+        const ref = variable.valueFrom?.configMapKeyRef;
+        if (ref)
+          expect(configMaps.find((map) => map.metadata.name === ref.name)?.data[ref.key]).toEqual(
+            expect.any(String),
+          );
+      }
+      const keys = definition.config.env;
+      expect({
+        service: definition.name,
+        unknown: [...given].filter((key) => !Object.hasOwn(keys, key)),
+      }).toEqual({
+        service: definition.name,
+        unknown: [],
+      });
+      const required = Object.entries(keys)
+        .filter(([, schema]) => !schema.safeParse(undefined).success)
+        .map(([key]) => key);
+      expect({ service: definition.name, missing: required.filter((key) => !given.has(key)) }).toEqual({
+        service: definition.name,
+        missing: [],
+      });
     }
   });
 
