@@ -2,7 +2,7 @@
 # Builds every image: the base image once (deploy/base-image.sh), then pag/<service>:<version> for
 # each service, pag/migrate:<version>, local/nats:2.9 and local/postgres:15.
 # Needs: docker, a `pnpm install` of the workspace (it generates the Prisma clients), npm.
-# BASE_IMAGE / NODE_FROM: see deploy/README.md. SERVICES: a subset, e.g. SERVICES="gateway auth".
+# BASE_IMAGE / NODE_FROM: see deploy/README.md. BuildKit: DOCKER_BUILDKIT=1 DOCKER=/usr/bin/docker. SERVICES: a subset, e.g. SERVICES="gateway auth".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE_IMAGE=${BASE_IMAGE:-local/debian:bookworm-slim}
@@ -68,7 +68,7 @@ for name in $SERVICES; do
   rm -rf "$context/app/test"
   ln "$BUILD/node.tgz" "$context/node.tgz"
   cp -r deploy/bin "$context/bin"
-  docker build -q -f deploy/Dockerfile --build-arg BASE_IMAGE="$BASE_IMAGE" --build-arg NODE_FROM="$NODE_FROM" \
+  ${DOCKER:-docker} build -q -f deploy/Dockerfile --build-arg BASE_IMAGE="$BASE_IMAGE" --build-arg NODE_FROM="$NODE_FROM" \
     --build-arg SERVICE="$name" -t "pag/$name:$VERSION" "$context" >/dev/null
   report "pag/$name:$VERSION" "$start"
 done
@@ -76,6 +76,6 @@ done
 for name in nats postgres; do
   start=$(seconds)
   tag=$([ $name = nats ] && echo 2.9 || echo 15)
-  docker build -q --build-arg BASE_IMAGE="local/debian:bookworm-slim" -t "local/$name:$tag" "deploy/$name" >/dev/null
+  ${DOCKER:-docker} build -q --build-arg BASE_IMAGE="local/debian:bookworm-slim" -t "local/$name:$tag" "deploy/$name" >/dev/null
   report "local/$name:$tag" "$start"
 done
