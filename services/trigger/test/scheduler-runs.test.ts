@@ -46,6 +46,15 @@ function deps(overrides: Partial<SchedulerDeps> = {}): SchedulerDeps {
 
 const PERIOD_MS = 5 * 60_000;
 
+/** A daily trigger not due before tomorrow, and a manual run of it queued now. */
+async function manualRunOfIdleTrigger(): Promise<{ triggerId: string; runId: string }> {
+  const triggerId = await db.insertTrigger({
+    schedule: { type: 'daily', atHour: 7, atMinute: 0 },
+    nextRunAt: new Date(Date.now() + 24 * 3_600_000),
+  });
+  return { triggerId, runId: await db.queueManualRun(triggerId, new Date()) };
+}
+
 describe('catch-up after downtime', () => {
   test('two periods missed: exactly one late catch-up run, and the next run in the future', async () => {
     const anchor = minuteAgo(60);
@@ -222,12 +231,7 @@ describe('leases', () => {
   test('a run longer than its lease keeps it while its scheduler lives', async () => {
     // Short enough to outlast it a few times, long enough for a heartbeat (a third of it) on a busy machine.
     const LEASE_MS = 900;
-    const tomorrow = new Date(Date.now() + 24 * 3_600_000);
-    const triggerId = await db.insertTrigger({
-      schedule: { type: 'daily', atHour: 7, atMinute: 0 },
-      nextRunAt: tomorrow,
-    });
-    const runId = await db.queueManualRun(triggerId, new Date());
+    const { triggerId, runId } = await manualRunOfIdleTrigger();
     const gate = Promise.withResolvers<void>();
     const started = Promise.withResolvers<void>();
     const holder = startScheduler(
@@ -267,12 +271,7 @@ describe('leases', () => {
   });
 
   test('stop lets a running run finish and records it', async () => {
-    const tomorrow = new Date(Date.now() + 24 * 3_600_000);
-    const triggerId = await db.insertTrigger({
-      schedule: { type: 'daily', atHour: 7, atMinute: 0 },
-      nextRunAt: tomorrow,
-    });
-    const runId = await db.queueManualRun(triggerId, new Date());
+    const { triggerId, runId } = await manualRunOfIdleTrigger();
     const started = Promise.withResolvers<void>();
     const gate = Promise.withResolvers<void>();
     const scheduler = startScheduler(
@@ -294,12 +293,7 @@ describe('leases', () => {
   });
 
   test('a run still going when the stop budget is spent is left to the lease rule', async () => {
-    const tomorrow = new Date(Date.now() + 24 * 3_600_000);
-    const triggerId = await db.insertTrigger({
-      schedule: { type: 'daily', atHour: 7, atMinute: 0 },
-      nextRunAt: tomorrow,
-    });
-    const runId = await db.queueManualRun(triggerId, new Date());
+    const { triggerId, runId } = await manualRunOfIdleTrigger();
     const started = Promise.withResolvers<void>();
     const aborted = Promise.withResolvers<void>();
     const scheduler = startScheduler(

@@ -12,7 +12,7 @@ import { handle } from '@pag/kit';
 import type { Actor, TriggerControl } from '../control/trigger-control.ts';
 import type { TriggerRow } from '../domain/trigger-view.ts';
 import type { TriggerHandlerDeps } from './trigger-deps.ts';
-import { oneOwnerTriggerView, ownerTriggerViews } from './trigger-views.ts';
+import { oneOwnerTriggerView, ownerTriggerViews, queuedRunView } from './trigger-views.ts';
 
 /** The runs shown under a trigger the owner just changed. */
 const RECENT_RUNS = 5;
@@ -58,12 +58,7 @@ export const ownerTriggerRun = handle(
   TriggerOwnerEndpoints.run,
   async (caller, { accountId, id }, { control }: TriggerHandlerDeps) => {
     const run = await control.runNow(await control.find(accountId, id), ownerActor(caller));
-    return {
-      runId: run.id,
-      triggerId: run.triggerId,
-      status: 'queued' as const,
-      queuedAt: run.queuedAt.toISOString(),
-    };
+    return queuedRunView(run);
   },
 );
 

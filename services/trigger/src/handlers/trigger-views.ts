@@ -2,11 +2,16 @@
  * Triggers as the endpoints answer them: each with its newest run (Trigger.lastRun), or, for the
  * owner, its newest runs and its schedule in words (OwnerTrigger).
  */
-import type { OwnerTrigger, Trigger } from '@pag/contracts';
+import type { OwnerTrigger, Trigger, TriggerRun } from '@pag/contracts';
 import type { TriggerControl } from '../control/trigger-control.ts';
 import type { RunRow, TriggerRow } from '../domain/trigger-view.ts';
 import { runRecord, scheduleOf, triggerView } from '../domain/trigger-view.ts';
 import { describeSchedule } from '../schedule/describe-schedule.ts';
+
+/** The 202 of run now, for an agent or the owner: the manual run just queued. */
+export function queuedRunView(run: RunRow): TriggerRun {
+  return { runId: run.id, triggerId: run.triggerId, status: 'queued', queuedAt: run.queuedAt.toISOString() };
+}
 
 export async function triggerViews(
   control: TriggerControl,

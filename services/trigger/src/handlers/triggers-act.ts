@@ -11,7 +11,7 @@ import { handle } from '@pag/kit';
 import type { Actor, TriggerControl } from '../control/trigger-control.ts';
 import type { TriggerRow } from '../domain/trigger-view.ts';
 import type { TriggerHandlerDeps } from './trigger-deps.ts';
-import { oneTriggerView } from './trigger-views.ts';
+import { oneTriggerView, queuedRunView } from './trigger-views.ts';
 
 /** The account's trigger `id`, if the caller may act on it. */
 async function controlled(control: TriggerControl, caller: AccountCaller, id: string): Promise<TriggerRow> {
@@ -37,12 +37,7 @@ export const triggersRun = handle(
   TriggerEndpoints.triggersRun,
   async (caller, { params }, { control }: TriggerHandlerDeps) => {
     const run = await control.runNow(await controlled(control, caller, params.id), actorOf(caller));
-    return {
-      runId: run.id,
-      triggerId: run.triggerId,
-      status: 'queued' as const,
-      queuedAt: run.queuedAt.toISOString(),
-    };
+    return queuedRunView(run);
   },
 );
 
