@@ -2,13 +2,15 @@
 # Builds every image: the base image once (deploy/base-image.sh), then pag/<service>:<version> for
 # each service, pag/migrate:<version>, local/nats:2.9 and local/postgres:15.
 # Needs: docker, a `pnpm install` of the workspace (it generates the Prisma clients), npm.
-# BASE_IMAGE / NODE_FROM: see deploy/README.md. BuildKit: DOCKER_BUILDKIT=1 DOCKER=/usr/bin/docker. SERVICES: a subset, e.g. SERVICES="gateway auth".
+# BASE_IMAGE / NODE_FROM: see deploy/README.md. PAG_IMAGE_TAG: the tag (default: the version). BuildKit: DOCKER_BUILDKIT=1 DOCKER=/usr/bin/docker. SERVICES: a subset, e.g. SERVICES="gateway auth".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE_IMAGE=${BASE_IMAGE:-local/debian:bookworm-slim}
 NODE_FROM=${NODE_FROM:-node-from-npm}
 SERVICES=${SERVICES:-gateway auth brain proxy trigger audit migrate}
-VERSION=$(node -p 'require("./package.json").version')
+# PAG_IMAGE_TAG: the tag of the pag/* images (default: the project's version), so that two work
+# trees on one Docker engine do not overwrite each other's images.
+VERSION=${PAG_IMAGE_TAG:-$(node -p 'require("./package.json").version')}
 BUILD=deploy/.build
 
 if [ "$BASE_IMAGE" = local/debian:bookworm-slim ]; then
