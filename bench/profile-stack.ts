@@ -2,7 +2,7 @@
  * Where the stack's time goes under one load: the scenario of `pnpm bench` against the embedded
  * stack alone, with the stack's Node process under V8's CPU profiler.
  *
- *   pnpm exec node bench/profile-stack.ts introspection|refresh|context|memory-write
+ *   pnpm exec node bench/profile-stack.ts introspection|refresh|capabilities|context|memory-write
  *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
  *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
  *   rate the CPU per request compares two versions on a machine busy with other work, where the
@@ -21,13 +21,14 @@ import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
 import { brainSubject, contextLoad, memoryWriteLoad } from './brain-load.ts';
+import { CAPABILITIES_PATH, mintStackTokens } from './capabilities-load.ts';
 import type { LoadOptions } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { OAuthSubject } from './oauth-subject.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
-const SCENARIOS = ['introspection', 'refresh', 'context', 'memory-write'] as const;
+const SCENARIOS = ['introspection', 'refresh', 'capabilities', 'context', 'memory-write'] as const;
 const scenario = SCENARIOS.find((name) => name === process.argv[2]);
 if (scenario === undefined) throw new Error(`usage: profile-stack.ts ${SCENARIOS.join('|')}`);
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -131,6 +132,10 @@ async function loadOf(
     const rows = Number(process.env.PROFILE_MEMORY_ROWS ?? 0);
     if (rows > 0) await subject.fillMemory(rows);
     return (await contextLoad(subject, CONTEXT_MEMORY_MAX)).load();
+  }
+  if (scenario === 'capabilities') {
+    const [token = ''] = await mintStackTokens(stack, 1);
+    return { url: `${stack.url}${CAPABILITIES_PATH}`, headers: { authorization: `Bearer ${token}` } };
   }
   const subject: OAuthSubject = {
     url: process.env.PROFILE_AT === 'auth' ? await stackAuthUrl(stack.dataDir) : stack.url,
