@@ -71,6 +71,10 @@ export const ErrorCatalogue = {
     status: 403,
     hint: 'The owner must approve this device at /dashboard/devices first.',
   },
+  HANDSHAKE_PROOF_MISMATCH: {
+    status: 403,
+    hint: 'Send in Handshake-Verifier the code verifier whose S256 hash you gave as codeChallenge when creating this handshake; only the agent that created it can collect its token. Without the verifier, poll the status without the header.',
+  },
   GATEWAY_ONLY: {
     status: 403,
     hint: 'Internal services answer the gateway only; send the request to the gateway (PUBLIC_URL).',

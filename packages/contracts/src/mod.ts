@@ -59,20 +59,25 @@ export { PROXY_PATH, PROXY_SCOPE, RouteTable, routeById } from './routes/route-t
 export type { HttpMethod, RouteDefinition, RouteService } from './routes/route-types.ts';
 export { HTTP_METHODS, ROUTE_SERVICES } from './routes/route-types.ts';
 export { AUDIT_PAGE_MAX, AUDIT_STATUS_CLASSES, AuditPage, AuditQuery, AuditRecord } from './schemas/audit.ts';
-export type { HandshakeStatusValue, Plan, TokenKind } from './schemas/auth.ts';
+export type { HandshakeStatusValue, Plan, TokenDelivery, TokenKind } from './schemas/auth.ts';
 export {
   AgentIntrospectionClaims,
   AgentUsage,
+  CodeVerifier,
   DeviceRegistered,
   DeviceRegisterRequest,
   EndpointAccess,
+  HANDSHAKE_POLL_INTERVAL_SECONDS,
   HANDSHAKE_STATUSES,
+  HANDSHAKE_VERIFIER_HEADER,
   HandshakeCreated,
   HandshakeCreateRequest,
   HandshakeStatus,
+  HandshakeToken,
   OwnerAccount,
   OwnerAccountQuery,
   PLANS,
+  TOKEN_DELIVERIES,
   TOKEN_KINDS,
   TokenCapabilities,
   UsageQuery,

@@ -10,13 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ActionAuditEvent, HandshakeCreated } from '@pag/contracts';
-import {
-  ActionAuditEvent as ActionAuditEventSchema,
-  AuditStream,
-  AuthSubjects,
-  MessageHeaders,
-} from '@pag/contracts';
-import type { Bus } from '@pag/kit';
+import { AuthSubjects, MessageHeaders } from '@pag/contracts';
 import { applyMigrations, createBus, createLogger, createMetrics } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
@@ -25,39 +19,11 @@ import { authDatabase } from '../src/database.ts';
 import { byOperator } from '../src/events/audit-decisions.ts';
 import { openAuthStore } from '../src/operator/open-auth-store.ts';
 import { startAuth } from '../src/service.ts';
+import { auditInbox } from './support/audit-inbox.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { startTestAuth, testConfig } from './support/start-test-auth.ts';
 
 const logger = createLogger({ service: 'audit-outbox-test', level: 'silent' });
-const AUDIT = { name: AuditStream.name, subjects: [...AuditStream.subjects] };
-
-/** The action events a bus's AUDIT stream delivers, and a wait for one by action. */
-async function auditInbox(bus: Bus) {
-  const events: ActionAuditEvent[] = [];
-  const waiters: {
-    match: (event: ActionAuditEvent) => boolean;
-    resolve: (event: ActionAuditEvent) => void;
-  }[] = [];
-  await bus.ensureStream(AUDIT);
-  await bus.consume<unknown>(AuditStream.name, `test-${randomUUID()}`, async (message) => {
-    const event = ActionAuditEventSchema.parse(message.data);
-    events.push(event);
-    for (const waiter of waiters.filter((item) => item.match(event))) waiter.resolve(event);
-  });
-  return {
-    events,
-    /** The first event of this action (and, if given, matching `match`). */
-    next(
-      action: string,
-      match: (event: ActionAuditEvent) => boolean = () => true,
-    ): Promise<ActionAuditEvent> {
-      const wanted = (event: ActionAuditEvent) => event.action === action && match(event);
-      const seen = events.find(wanted);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ match: wanted, resolve }));
-    },
-  };
-}
 
 describe('decisions on the dashboard', () => {
   let t: TestAuth;

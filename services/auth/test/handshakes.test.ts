@@ -8,9 +8,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { HandshakeCreated, HandshakeStatus } from '@pag/contracts';
-import { AuthSubjects, HandshakeCreateRequest, MessageHeaders } from '@pag/contracts';
+import {
+  AuthSubjects,
+  HANDSHAKE_POLL_INTERVAL_SECONDS,
+  HandshakeCreateRequest,
+  MessageHeaders,
+} from '@pag/contracts';
 import { byOperator } from '../src/events/audit-decisions.ts';
-import { DEFAULT_CREATION_LIMITS } from '../src/handshakes/creation-limits.ts';
+import { DEFAULT_CREATION_LIMITS, PENDING_RETRY_SECONDS } from '../src/handshakes/creation-limits.ts';
 import type { HandshakeStore } from '../src/store/handshake-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
@@ -76,6 +81,8 @@ describe('assignment and the claim code', () => {
       claimUrl: expect.stringMatching(
         new RegExp(`^${t.url}/dashboard/handshakes/claim\\?code=[A-Za-z0-9_-]{43}$`),
       ),
+      tokenDelivery: 'owner',
+      interval: HANDSHAKE_POLL_INTERVAL_SECONDS,
     });
     const row = await t.db.handshake.findUniqueOrThrow({ where: { id: created.handshakeId } });
     expect(row.accountId).toBeNull();
@@ -86,6 +93,7 @@ describe('assignment and the claim code', () => {
     expect(await status(created.handshakeId)).toEqual({
       handshakeId: created.handshakeId,
       status: 'pending',
+      interval: HANDSHAKE_POLL_INTERVAL_SECONDS,
     });
   });
 
@@ -183,9 +191,10 @@ describe('creation limits', () => {
       code: 'RATE_LIMITED',
       message: expect.stringContaining('3 handshakes from your address waiting'),
     });
-    expect(Number((refused as { headers: Record<string, string> }).headers['Retry-After'])).toBeGreaterThan(
-      0,
-    );
+    // A place frees as soon as the owner decides: ask again soon, not when the oldest stops counting.
+    const retryAfter = Number((refused as { headers: Record<string, string> }).headers['Retry-After']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(PENDING_RETRY_SECONDS);
 
     // A decision frees a place (decided here in the table: these wait unassigned); the hourly limit holds.
     for (const id of ids.slice(0, 2)) {
@@ -269,6 +278,8 @@ describe('deciding', () => {
     expect(handshake).toMatchObject({ status: 'approved', agentId: agent.id, accountId: ownerB });
     expect(agent).toMatchObject({ kind: 'handshake', scopes: ['read'], dailyLimit: 100, monthlyLimit: null });
     expect(agent.name).toBe((await t.db.handshake.findUniqueOrThrow({ where: { id } })).agentRef);
+    // Without a codeChallenge the owner is given the token to share.
+    if (token === null) throw new Error('approval without a proof made no token to share');
     expect(await answer(token.value)).toMatchObject({
       active: true,
       scope: 'read',

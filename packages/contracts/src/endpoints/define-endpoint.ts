@@ -85,20 +85,26 @@ export function defineEndpoint(
 const Params = z.record(z.string(), z.string()).describe('Decoded path parameters.');
 const Query = z.record(z.string(), z.string());
 
+const NoHeaders = z.record(z.string(), z.string()).optional();
+
 /**
  * The message of a dispatched route (DispatchRequest) with the route's own params, query and body:
  * the body is null for a route without one, exactly what the gateway sends. A query schema is
- * strict where the route documents its parameters (an unknown one is a 400 naming it).
+ * strict where the route documents its parameters (an unknown one is a 400 naming it). `headers`:
+ * the client headers the route receives (its forwardHeaders), each optional; absent for a route
+ * that names none.
  */
 export function dispatchRequest<
   Body extends z.ZodType = z.ZodNull,
   P extends z.ZodType<Record<string, string>> = typeof Params,
   Q extends z.ZodType<Record<string, unknown>> = typeof Query,
->(parts: { body?: Body; params?: P; query?: Q } = {}) {
+  H extends z.ZodType<Record<string, string | undefined> | undefined> = typeof NoHeaders,
+>(parts: { body?: Body; params?: P; query?: Q; headers?: H } = {}) {
   return z.object({
     params: (parts.params ?? Params) as P,
     query: (parts.query ?? Query) as Q,
     body: (parts.body ?? z.null()) as Body,
+    headers: (parts.headers ?? NoHeaders) as H,
   });
 }
 

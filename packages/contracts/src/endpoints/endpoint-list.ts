@@ -11,6 +11,7 @@ import { AuditPage, AuditQuery } from '../schemas/audit.ts';
 import {
   DeviceRegistered,
   DeviceRegisterRequest,
+  HANDSHAKE_VERIFIER_HEADER,
   HandshakeCreated,
   HandshakeCreateRequest,
   HandshakeStatus,
@@ -95,7 +96,11 @@ export const AuthEndpoints = {
     to: 'auth',
     routeId: 'handshakeStatus',
     caller: 'anonymous',
-    request: dispatchRequest({ params: z.object({ handshakeId: z.string() }) }),
+    request: dispatchRequest({
+      params: z.object({ handshakeId: z.string() }),
+      // Checked by the handler, which words a malformed verifier for the client (not as a message field).
+      headers: z.object({ [HANDSHAKE_VERIFIER_HEADER]: z.string().optional() }).optional(),
+    }),
     reply: HandshakeStatus,
   }),
   deviceRegister: defineEndpoint({

@@ -100,7 +100,7 @@ function parameters(route: RouteDefinition): JsonObject[] {
       ...(route.paramPatterns[name] ? { pattern: route.paramPatterns[name].source } : {}),
     },
   }));
-  const query = queryParameters(route);
+  const query = [...queryParameters(route), ...headerParameters(route)];
   if (compiled.wildcard === null) return [...named, ...query];
   const rest = {
     name: compiled.wildcard,
@@ -111,6 +111,30 @@ function parameters(route: RouteDefinition): JsonObject[] {
     schema: { type: 'string' },
   };
   return [...named, rest, ...query];
+}
+
+/** The request headers the route receives (forwardHeaders), each optional. */
+function headerParameters(route: RouteDefinition): JsonObject[] {
+  return Object.entries(route.forwardHeaders).map(([name, description]) => ({
+    name: name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase()),
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
+}
+
+/** A poll's success answer says when to ask again. */
+function successHeaders(route: RouteDefinition): JsonObject {
+  if (route.pollIntervalSeconds === null) return {};
+  return {
+    headers: {
+      'Retry-After': {
+        description: 'Seconds to wait before polling again.',
+        schema: { type: 'integer', minimum: 1, examples: [route.pollIntervalSeconds] },
+      },
+    },
+  };
 }
 
 /** The route's query parameters, each with the JSON Schema and description of its property. */
@@ -147,7 +171,11 @@ function operation(route: RouteDefinition): JsonObject {
   const scope = documentedScope(route);
   const params = parameters(route);
   const responses: JsonObject = {
-    [String(route.successStatus)]: { description: route.summary, content: successContent(route) },
+    [String(route.successStatus)]: {
+      description: route.summary,
+      ...successHeaders(route),
+      content: successContent(route),
+    },
   };
   for (const status of errorStatuses(route, params.length > 0)) {
     responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };

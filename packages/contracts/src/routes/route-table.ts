@@ -26,6 +26,8 @@ import {
 import {
   DeviceRegistered,
   DeviceRegisterRequest,
+  HANDSHAKE_POLL_INTERVAL_SECONDS,
+  HANDSHAKE_VERIFIER_HEADER,
   HandshakeCreated,
   HandshakeCreateRequest,
   HandshakeStatus,
@@ -364,9 +366,16 @@ export const RouteTable: readonly RouteDefinition[] = [
     path: `${P}/handshakes/:handshakeId/status`,
     service: 'auth',
     auth: 'none',
-    summary: 'Poll a handshake until it is approved or denied',
+    summary: 'Poll a handshake until it is approved or denied; collect your token with your verifier',
+    description:
+      'Poll every `interval` seconds (also sent as Retry-After) until approved or denied. A handshake created with a codeChallenge: once approved, send the header Handshake-Verifier with your code verifier; the first such answer carries your token, never another. A verifier that does not match is 403 HANDSHAKE_PROOF_MISMATCH.',
     response: HandshakeStatus,
     subject: AuthEndpoints.handshakeStatus.subject,
+    forwardHeaders: {
+      [HANDSHAKE_VERIFIER_HEADER]:
+        'Your code verifier (RFC 7636: 43 to 128 characters), whose S256 challenge you sent as codeChallenge; only to collect your token after approval.',
+    },
+    pollIntervalSeconds: HANDSHAKE_POLL_INTERVAL_SECONDS,
   }),
   r({
     id: 'registerDevice',

@@ -73,6 +73,17 @@ export interface RouteDefinition {
   readonly listed: boolean;
   /** Extra constraint on a decoded path parameter, beyond "one safe segment". */
   readonly paramPatterns: Readonly<Record<string, RegExp>>;
+  /**
+   * The client request headers the answering service receives (DispatchRequest.headers), by
+   * lower-case name, each with what it carries (OpenAPI documents it). No other client header
+   * ever leaves the gateway. Only for a route with a subject.
+   */
+  readonly forwardHeaders: Readonly<Record<string, string>>;
+  /**
+   * A route polled until something happens (a handshake's status): its 2xx answers carry
+   * Retry-After with this many seconds; null: not a poll.
+   */
+  readonly pollIntervalSeconds: number | null;
 }
 
 type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
@@ -97,6 +108,8 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     upstream: false,
     listed: true,
     paramPatterns: {},
+    forwardHeaders: {},
+    pollIntervalSeconds: null,
     ...input,
   };
 }

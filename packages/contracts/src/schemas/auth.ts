@@ -10,6 +10,31 @@ import { displayName, plainText, ResourceId, storableString, Timestamp } from '.
 export const HANDSHAKE_STATUSES = ['pending', 'approved', 'denied'] as const;
 export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
 
+/**
+ * How often an agent polls a handshake's status, in seconds: the status says it (`interval`) and
+ * the gateway sends it as Retry-After (the route's pollIntervalSeconds). An owner decides in
+ * seconds or hours, so polling faster gains nothing.
+ */
+export const HANDSHAKE_POLL_INTERVAL_SECONDS = 5;
+
+/**
+ * The request header carrying the agent's proof when it collects its token (docs/adr/0058). A
+ * header, not a query parameter: query strings land in proxies' and ingresses' access logs.
+ */
+export const HANDSHAKE_VERIFIER_HEADER = 'handshake-verifier';
+
+/** How the token of an approved handshake reaches the agent. */
+export const TOKEN_DELIVERIES = ['pickup', 'owner'] as const;
+export type TokenDelivery = (typeof TOKEN_DELIVERIES)[number];
+
+/** base64url without padding of 32 bytes (a SHA-256): 43 characters (RFC 7636 §4.2). */
+const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** A code verifier (RFC 7636 §4.1): 43 to 128 unreserved characters. */
+export const CodeVerifier = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{43,128}$/, '43 to 128 characters among letters, digits and - . _ ~ (RFC 7636).');
+
 export const HandshakeCreateRequest = z
   .object({
     agentId: z
@@ -34,10 +59,36 @@ export const HandshakeCreateRequest = z
     message: plainText(500)
       .describe('A short self-description shown to the owner: who you are and why you need access.')
       .meta({ examples: ['Claude on Alice’s laptop; wants to read her calendar to schedule meetings.'] }),
+    codeChallenge: z
+      .string()
+      .regex(CODE_CHALLENGE, 'The base64url SHA-256 of your code verifier, without padding: 43 characters.')
+      .optional()
+      .describe(
+        'Optional proof (PKCE-style, RFC 7636): BASE64URL(SHA-256(code verifier)). Keep the verifier; once the owner approves, GET the status with the header Handshake-Verifier: <verifier> to collect your token yourself, once. Without it, the owner shares the token with you.',
+      )
+      .meta({ examples: ['E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'] }),
+    codeChallengeMethod: z
+      .enum(['S256'])
+      .optional()
+      .describe('Required with codeChallenge; S256 is the only method (plain is refused).'),
   })
   .strict()
+  .superRefine((body, ctx) => {
+    if (body.codeChallenge !== undefined && body.codeChallengeMethod === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['codeChallengeMethod'],
+        message: 'Required with codeChallenge: send "S256".',
+      });
+    if (body.codeChallenge === undefined && body.codeChallengeMethod !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['codeChallenge'],
+        message: 'Required with codeChallengeMethod.',
+      });
+  })
   .describe(
-    'Asks the owner for access when the agent has no usable token. Limited per client address (30 per hour to one owner) and per agentId from one address (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
+    'Asks the owner for access when the agent has no usable token. With codeChallenge, the agent collects the token itself once approved; without, the owner shares it. Limited per client address (30 per hour to one owner) and per agentId from one address (3 pending at once, 5 per hour): over a limit, 429 RATE_LIMITED with Retry-After.',
   );
 export type HandshakeCreateRequest = z.infer<typeof HandshakeCreateRequest>;
 
@@ -54,18 +105,52 @@ export const HandshakeCreated = z
       .describe(
         'Show this link to your human: the owner opens it to claim and decide the request (needed when the gateway has several owners).',
       ),
+    tokenDelivery: z
+      .enum(TOKEN_DELIVERIES)
+      .describe(
+        'pickup: you gave a codeChallenge; once approved, GET the status with the header Handshake-Verifier to collect your token (once). owner: the owner shares the token with you out of band.',
+      ),
+    interval: z.int().min(1).describe('Seconds to wait between two polls of the status.'),
   })
   .describe('The handshake was recorded and waits for the owner.');
 export type HandshakeCreated = z.infer<typeof HandshakeCreated>;
+
+/** The token an agent collects from an approved handshake it proved to have created. */
+export const HandshakeToken = z
+  .object({
+    accessToken: z.string().describe('Send it as Authorization: Bearer <accessToken>. Shown this once.'),
+    tokenType: z.literal('Bearer'),
+    agentId: z.string().describe('The agent the owner made for you.'),
+    scopes: z.array(z.string()).describe('The scopes granted: those requested or fewer.'),
+    dailyLimit: z.int().min(0).nullable().describe('Requests per UTC day; null: no limit.'),
+    monthlyLimit: z.int().min(0).nullable().describe('Requests per UTC month; null: no limit.'),
+    expiresAt: Timestamp.describe('When the token stops working.'),
+  })
+  .describe('Your token, answered once to the Handshake-Verifier that matches the codeChallenge.');
+export type HandshakeToken = z.infer<typeof HandshakeToken>;
 
 export const HandshakeStatus = z
   .object({
     handshakeId: HandshakeId,
     status: z
       .enum(HANDSHAKE_STATUSES)
-      .describe('approved: the owner shares a new token with you out of band; use it as your Bearer token.'),
+      .describe(
+        'approved: with a codeChallenge, collect your token by sending Handshake-Verifier; without, the owner shares it with you out of band.',
+      ),
+    interval: z
+      .int()
+      .min(1)
+      .optional()
+      .describe('While pending: seconds to wait before polling again (also sent as Retry-After).'),
+    token: HandshakeToken.optional().describe(
+      'Present once: in the first answer to a Handshake-Verifier matching the codeChallenge after approval.',
+    ),
+    tokenCollected: z
+      .boolean()
+      .optional()
+      .describe('true: the token was collected with the verifier; it is never answered again.'),
   })
-  .describe('Where the handshake stands. It follows the token: revoking the shared token makes it denied.');
+  .describe('Where the handshake stands. It follows the token: revoking the token makes it denied.');
 export type HandshakeStatus = z.infer<typeof HandshakeStatus>;
 
 /** 32 bytes, base64url without padding: 43 characters, the last carrying 2 zero bits. */

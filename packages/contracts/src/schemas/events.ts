@@ -44,6 +44,12 @@ export const DispatchRequest = z.object({
   params: z.record(z.string(), z.string()).describe('Decoded path parameters.'),
   query: z.record(z.string(), z.string()),
   body: z.unknown().describe('The validated request body, or null.'),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      "The client's request headers the route names (RouteDefinition.forwardHeaders), lower-case; no other header ever travels.",
+    ),
 });
 export type DispatchRequest = z.infer<typeof DispatchRequest>;
 

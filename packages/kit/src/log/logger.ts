@@ -18,8 +18,10 @@ export interface LoggerOptions {
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["handshake-verifier"]',
   'headers.authorization',
   'headers.cookie',
+  'headers["handshake-verifier"]',
   'authorization',
   'password',
   '*.password',

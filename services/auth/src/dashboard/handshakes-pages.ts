@@ -1,8 +1,8 @@
 /**
  * The pages of /dashboard/handshakes: the owner's queue (each pending request with the agent's
  * own words and what every requested scope grants, an approve form that can only narrow the
- * scopes and sets limits and the expiry (90 days ahead unless changed), a deny button), the decided ones below, the page that shows a new token once, and the
- * claim form. Plain HTML, every field labelled, no script.
+ * scopes and sets limits and the expiry (90 days ahead unless changed), a deny button), the decided ones below, the page that shows a new token once
+ * (or, for an agent that collects its own token, says there is nothing to share), and the claim form. Plain HTML, every field labelled, no script.
  */
 import type { OwnerPersona } from '@pag/contracts';
 import { describeScope } from '@pag/contracts';
@@ -136,7 +136,8 @@ export function queuePage(input: QueueInput): string {
     email: input.owner.email,
     csrf: input.owner.csrf,
     body: html`<p>Agents without a token ask you for access here. Approving creates an agent with the scopes
-you tick (never more than it asked for) and shows you its token once, for you to give to the agent.
+you tick (never more than it asked for). An agent that gave a proof when asking collects its token
+itself; for any other, you are shown its token once, to give to the agent.
 The agent's status then reads <code>approved</code>; revoke the agent on <a href="/dashboard/tokens">Tokens and agents</a>
 and it reads <code>denied</code>.</p>
 <p><a href="/dashboard/handshakes/claim">Claim a request with its code</a> (when an agent shows you a link).</p>
@@ -152,7 +153,8 @@ export interface TokenPageInput {
   owner: OwnerState;
   record: HandshakeRecord;
   agent: Agent;
-  token: IssuedToken;
+  /** null: the agent gave a proof and collects its token itself (nothing to share). */
+  token: IssuedToken | null;
   /** Why the persona chosen at approval was not set (the approval stands). */
   personaNote?: string | null | undefined;
 }
@@ -163,15 +165,21 @@ export function tokenPage({ owner, record, agent, token, personaNote }: TokenPag
       ? `no ${period === 'day' ? 'daily' : 'monthly'} limit`
       : `${value} requests per ${period} (UTC)`;
   return dashboardPage({
-    title: `Token for ${record.agentRef}`,
+    title: token === null ? `Approved: ${record.agentRef}` : `Token for ${record.agentRef}`,
     current: CURRENT,
     email: owner.email,
     csrf: owner.csrf,
     body: html`<p class="ok" role="status">Approved. Agent <code>${agent.id}</code> was created.</p>
 ${personaNote ? html`<p class="error" role="alert">${personaNote}</p>` : html``}
-<p>Give this token to the agent. <strong>It is shown only this once</strong>; it is stored only as a hash.</p>
+${
+  token === null
+    ? html`<p id="pickup">Nothing to share: the agent proved when asking that it will collect its token itself, and
+it does so on its next status poll. Only that agent can collect it, once.</p>
+<p>Its token grants:</p>`
+    : html`<p>Give this token to the agent. <strong>It is shown only this once</strong>; it is stored only as a hash.</p>
 <p class="secret" id="token" aria-label="The new token">${token.value}</p>
-<p>The agent sends it as <code>Authorization: Bearer &lt;token&gt;</code>. It grants:</p>
+<p>The agent sends it as <code>Authorization: Bearer &lt;token&gt;</code>. It grants:</p>`
+}
 ${scopeList(agent.scopes)}
 <p>Limits: ${limit(agent.dailyLimit, 'day')}; ${limit(agent.monthlyLimit, 'month')}.</p>
 <p>${agent.expiresAt ? html`It works until ${when(agent.expiresAt)}.` : 'It works until you revoke it.'}</p>

@@ -4,7 +4,8 @@
  * - GET  /handshakes                  the queue and the decided ones (this owner's only)
  * - POST /handshakes/:id/approve      ticked scopes (requested ones only), optional daily/monthly
  *                                     limits, expiry date (empty: 90 days), optional persona
- *                                     (persona-choice.ts) → 201 page showing the new token once
+ *                                     (persona-choice.ts) → 201 page showing the new token once,
+ *                                     or, for a handshake with a proof, that the agent collects it
  *                                     (and, if the persona could not be set, saying so)
  * - POST /handshakes/:id/deny         → 303 back to the queue
  * - GET  /handshakes/claim?code=…     the claim form, pre-filled from the link the agent showed

@@ -2,7 +2,8 @@
  * The audit events of decisions the owner or the operator takes (docs/adr/0041): who
  * (`actor`), what (`action`, `target`) and the outcome. Every store call that decides says who
  * decides (DecidedBy): the signed-in owner (the dashboard; actor `owner`, id = the account) or
- * the operator (`pnpm pag …`; actor `operator`, no id). The event is written to the outbox by the
+ * the operator (`pnpm pag …`; actor `operator`, no id); an agent collecting its handshake's token acts
+ * for itself (actor `agent`, id = the agent). The event is written to the outbox by the
  * decision's own transaction (store/audit-outbox.ts) and published later by the running service,
  * with source `auth` whoever decided.
  */
@@ -12,14 +13,21 @@ import { requestIdFor } from '@pag/contracts';
 import { actionAuditEvent } from '@pag/kit';
 
 export interface DecidedBy {
-  actor: 'owner' | 'operator';
+  actor: 'owner' | 'operator' | 'agent';
   /** The request that carried the decision (the gateway's id), or one made for the command. */
   requestId: string;
+  /** The acting agent, for actor `agent` (an agent collecting its handshake's token). */
+  agentId?: string;
 }
 
 /** A decision of the signed-in owner, on the request with this id (a new id when none is safe). */
 export function byOwner(requestId: string | undefined): DecidedBy {
   return { actor: 'owner', requestId: requestIdFor(requestId || undefined) };
+}
+
+/** An act of an agent itself (collecting its handshake's token), on the request with this id. */
+export function byAgent(requestId: string, agentId: string): DecidedBy {
+  return { actor: 'agent', requestId, agentId };
 }
 
 /** A decision of the operator (`pnpm pag …`): a request id of its own, so its events correlate. */
@@ -50,7 +58,7 @@ export function decisionEvent(decision: Decision): ActionAuditEvent {
     accountId,
     clientId: decision.clientId ?? null,
     agentId: decision.agentId ?? null,
-    actor: by.actor === 'owner' ? { type: 'owner', id: accountId } : { type: 'operator', id: null },
+    actor: actorOf(by, accountId),
     action: decision.action,
     target: decision.target,
     decision: decision.decision ?? 'allowed',
@@ -59,6 +67,12 @@ export function decisionEvent(decision: Decision): ActionAuditEvent {
     latencyMs: null,
     detail: decision.detail ?? {},
   });
+}
+
+function actorOf(by: DecidedBy, accountId: string | null): ActionAuditEvent['actor'] {
+  if (by.actor === 'owner') return { type: 'owner', id: accountId };
+  if (by.actor === 'agent') return { type: 'agent', id: by.agentId ?? null };
+  return { type: 'operator', id: null };
 }
 
 /** A detail value for a list of scopes, a limit or a date: strings, integers and null only. */

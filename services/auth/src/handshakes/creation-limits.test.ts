@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { claimCodeHash, claimUrl, newClaimCode } from './claim-code.ts';
-import { creationRefusal, DEFAULT_CREATION_LIMITS } from './creation-limits.ts';
+import { creationRefusal, DEFAULT_CREATION_LIMITS, PENDING_RETRY_SECONDS } from './creation-limits.ts';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
@@ -26,8 +26,17 @@ describe('creationRefusal', () => {
   test('pending ones count for a day; the per-agentId hourly limit comes after', () => {
     const pendingFromClientAgent = [minutesAgo(10), minutesAgo(20), minutesAgo(23 * 60)];
     const pending = creationRefusal({ ...none, pendingFromClientAgent }, 'bot', now);
-    expect(pending?.headers).toEqual({ 'Retry-After': '3600' });
+    // A place frees when the owner decides, not only when the oldest stops counting in an hour.
+    expect(pending?.headers).toEqual({ 'Retry-After': String(PENDING_RETRY_SECONDS) });
+    expect(PENDING_RETRY_SECONDS).toBeLessThanOrEqual(60);
     expect(pending?.message).toContain('agentId "bot" already has 3 handshakes from your address waiting');
+    expect(pending?.hint).toMatch(/as soon as the owner approves or denies one of your pending handshakes/);
+    const lastMinute = creationRefusal(
+      { ...none, pendingFromClientAgent: [minutesAgo(1), minutesAgo(2), minutesAgo(24 * 60 - 0.5)] },
+      'bot',
+      now,
+    );
+    expect(lastMinute?.headers).toEqual({ 'Retry-After': '30' });
     const hourly = creationRefusal({ ...none, fromClientAgent: Array(5).fill(minutesAgo(30)) }, 'bot', now);
     expect(hourly?.message).toContain('at most 5 per hour');
     expect(hourly?.headers).toEqual({ 'Retry-After': '1800' });

@@ -12,9 +12,12 @@
  *   places, not those of the other agents behind the same address; and someone using the same
  *   agentId from another address does not use up these places.
  * A pending handshake stops counting after 24 hours, so an owner who never answers cannot block
- * anyone for good. Over a limit: 429 RATE_LIMITED with Retry-After = when the limit frees a place.
+ * anyone for good. Over a limit: 429 RATE_LIMITED with Retry-After = when the limit frees a place;
+ * for the pending limit that is as soon as the owner decides one of them, which the agent learns
+ * by polling: Retry-After is then at most PENDING_RETRY_SECONDS (not the 24 hours after which a
+ * pending one stops counting anyway; docs/adr/0058).
  */
-import { AppError } from '@pag/contracts';
+import { AppError, HANDSHAKE_POLL_INTERVAL_SECONDS } from '@pag/contracts';
 
 export interface CreationLimits {
   perClientPerQueuePerHour: number;
@@ -34,6 +37,12 @@ export const DEFAULT_CREATION_LIMITS: CreationLimits = {
 export const HOUR_SECONDS = 3600;
 
 /**
+ * Retry-After of the pending limit: a place frees the moment the owner decides, so asking again
+ * is worth it soon; sooner than a minute only repeats the refusal while a human reads the queue.
+ */
+export const PENDING_RETRY_SECONDS = 60;
+
+/**
  * Creation times, newest first, each list cut at its limit (the store asks for no more): the
  * client's to this queue in the last hour, the client's with this agentId in the last hour, and
  * those still pending.
@@ -49,10 +58,11 @@ function secondsUntilOut(since: Date, windowSeconds: number, now: Date): number 
   return Math.max(1, Math.ceil((since.getTime() + windowSeconds * 1000 - now.getTime()) / 1000));
 }
 
-function limited(message: string, retryAfterSeconds: number, now: Date): AppError {
+function limited(message: string, retryAfterSeconds: number, now: Date, hint?: string): AppError {
   const at = new Date(now.getTime() + retryAfterSeconds * 1000).toISOString();
   return new AppError('RATE_LIMITED', `${message} Retry in ${retryAfterSeconds} s (at ${at}).`, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
+    ...(hint === undefined ? {} : { hint }),
   });
 }
 
@@ -79,8 +89,9 @@ export function creationRefusal(
     return limited(
       `agentId "${agentRef}" already has ${limits.pendingPerClientAgent} handshakes from your address waiting for the owner; ` +
         'poll their status: a new one is possible as soon as the owner decides one.',
-      secondsUntilOut(pending, limits.pendingCountsForSeconds, now),
+      Math.min(PENDING_RETRY_SECONDS, secondsUntilOut(pending, limits.pendingCountsForSeconds, now)),
       now,
+      `A place frees as soon as the owner approves or denies one of your pending handshakes: poll their status (every ${HANDSHAKE_POLL_INTERVAL_SECONDS} s) and ask again once one is decided, or wait for Retry-After.`,
     );
   const agent = blocking(history.fromClientAgent, limits.perClientAgentPerHour);
   if (agent)

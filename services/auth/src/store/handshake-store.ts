@@ -1,8 +1,11 @@
 /**
  * Handshakes: an agent without a token asks an owner for access; the owner approves (with the
  * requested scopes or fewer, optional limits, an expiry) or denies. Approval makes an agent of
- * kind `handshake` and its token, which the owner shares with the agent out of band; both stop
- * working at the expiry, by default 90 days after approval (handshake-rules.ts).
+ * kind `handshake`; both stop working at the expiry, by default 90 days after approval
+ * (handshake-rules.ts). Its token reaches the agent one of two ways (docs/adr/0058):
+ * - pickup: the agent gave a codeChallenge (S256) when asking; approval mints no token, and the
+ *   agent's first status poll with the matching verifier collects one, once;
+ * - owner: without a challenge, approval mints the token and the owner shares it out of band.
  *
  * What it enforces:
  * - assignment: with exactly one owner account the handshake is that owner's at once; otherwise it
@@ -15,14 +18,17 @@
  * - a decision is taken once: approving or denying a decided handshake is a CONFLICT, and two
  *   approvals at once make one agent (the pending → approved update locks the row);
  * - the status follows the token: an approved handshake whose agent was revoked reads `denied`;
- * - every decision (claim, approve, deny) writes its audit event in its own transaction
- *   (store/audit-outbox.ts), naming who decided (DecidedBy).
+ * - every decision (claim, approve, deny) and the collection writes its audit event in its own
+ *   transaction (store/audit-outbox.ts), naming who decided (DecidedBy);
+ * - a token is collected once: the approved → collected update locks the row, so of two
+ *   concurrent pickups one gets the token and the other reads `tokenCollected`; a verifier that
+ *   does not match is refused the same way whatever the handshake's state.
  */
-import type { HandshakeScope, HandshakeStatusValue } from '@pag/contracts';
-import { AppError } from '@pag/contracts';
+import type { HandshakeScope, HandshakeStatus, HandshakeStatusValue } from '@pag/contracts';
+import { AppError, HANDSHAKE_POLL_INTERVAL_SECONDS } from '@pag/contracts';
 import { newId } from '../agents/agent-rules.ts';
 import type { DecidedBy } from '../events/audit-decisions.ts';
-import { grantDetail } from '../events/audit-decisions.ts';
+import { byAgent, grantDetail } from '../events/audit-decisions.ts';
 import type { AuthEvents } from '../events/auth-events.ts';
 import type { Handshake, PrismaClient } from '../generated/prisma/client.ts';
 import {
@@ -41,6 +47,7 @@ import {
   isHandshakeId,
   notFound,
 } from '../handshakes/handshake-rules.ts';
+import { proofMatches, proofMismatch } from '../handshakes/pickup-proof.ts';
 import type { Agent, AgentStore, IssuedToken } from './agent-store.ts';
 import { recordDecision } from './audit-outbox.ts';
 
@@ -55,6 +62,8 @@ export interface NewHandshake {
   message: string;
   /** The caller's address as the gateway saw it (only its hash is stored). */
   clientAddress: string;
+  /** BASE64URL(SHA-256(verifier)) (S256): the agent collects its token itself; absent: the owner shares it. */
+  codeChallenge?: string | undefined;
 }
 
 export interface CreatedHandshake {
@@ -75,8 +84,21 @@ export interface Approval {
 export interface ApprovedHandshake {
   handshake: Handshake;
   agent: Agent;
-  /** The token to share with the agent: shown once, never stored. */
-  token: IssuedToken;
+  /**
+   * The token to share with the agent: shown once, never stored. null for a handshake with a
+   * codeChallenge: the agent collects its own token (nothing to share).
+   */
+  token: IssuedToken | null;
+}
+
+/** What the agent's poll answers: the status body without the id. */
+export type HandshakeProgress = Omit<HandshakeStatus, 'handshakeId'>;
+
+/** A status poll: the verifier, when the agent sends one to collect its token. */
+export interface StatusPoll {
+  verifier?: string | undefined;
+  /** The poll's request id, for the collection's audit event. */
+  requestId: string;
 }
 
 export interface HandshakeStoreOptions {
@@ -171,6 +193,7 @@ export class HandshakeStore {
           message: input.message,
           claimCodeHash: claim.hash,
           clientHash,
+          codeChallenge: input.codeChallenge ?? null,
           createdAt: now,
         },
       });
@@ -178,8 +201,22 @@ export class HandshakeStore {
     return { handshake, claimUrl: claimUrl(this.#publicUrl, claim.code) };
   }
 
-  /** The status the agent polls; an id that is not a handshake's is NOT_FOUND. */
-  async status(id: string): Promise<HandshakeStatusValue> {
+  /**
+   * The status the agent polls; an id that is not a handshake's is NOT_FOUND. With a verifier:
+   * one that does not match the handshake's challenge (or a handshake without one) is
+   * HANDSHAKE_PROOF_MISMATCH; the matching one collects the token of an approved handshake, once.
+   */
+  async status(id: string, poll: StatusPoll): Promise<HandshakeProgress> {
+    const record = await this.#find(id);
+    const status = effectiveStatus(record, this.#now());
+    if (poll.verifier === undefined) return progress(record, status);
+    if (record.codeChallenge === null || !proofMatches(record.codeChallenge, poll.verifier))
+      throw proofMismatch(id);
+    if (status !== 'approved' || record.tokenCollectedAt !== null) return progress(record, status);
+    return (await this.#collect(record, poll.requestId)) ?? progress(await this.#find(id), status);
+  }
+
+  async #find(id: string): Promise<HandshakeRecord> {
     const record = isHandshakeId(id)
       ? await this.#db.handshake.findUnique({ where: { id }, include: WITH_AGENT })
       : null;
@@ -187,7 +224,53 @@ export class HandshakeStore {
       throw new AppError('NOT_FOUND', `No handshake ${isHandshakeId(id) ? id : 'with this id'}.`, {
         hint: 'Use the handshakeId that POST /api/v1/handshakes returned.',
       });
-    return effectiveStatus(record, this.#now());
+    return record;
+  }
+
+  /**
+   * Marks the token collected and mints it, in one transaction: the update locks the row, so a
+   * concurrent collection waits and then finds it collected (null: someone else collected it).
+   * A mint that fails rolls the mark back, so the agent can poll again.
+   */
+  async #collect(record: HandshakeRecord, requestId: string): Promise<HandshakeProgress | null> {
+    const now = this.#now();
+    return this.#db.$transaction(
+      async (tx) => {
+        const taken = await tx.handshake.updateMany({
+          where: { id: record.id, status: 'approved', tokenCollectedAt: null, codeChallenge: { not: null } },
+          data: { tokenCollectedAt: now },
+        });
+        const agent =
+          taken.count === 1 && record.agentId !== null
+            ? await tx.agent.findUnique({ where: { id: record.agentId } })
+            : null;
+        if (agent === null) return null;
+        const token = await this.#agents.issueToken(agent);
+        await recordDecision(tx, {
+          by: byAgent(requestId, agent.id),
+          accountId: agent.accountId,
+          action: 'handshake.collect',
+          target: record.id,
+          agentId: agent.id,
+          clientId: agent.clientId,
+          detail: { agentRef: record.agentRef, ...grantDetail(agent) },
+        });
+        return {
+          status: 'approved' as const,
+          tokenCollected: true,
+          token: {
+            accessToken: token.value,
+            tokenType: 'Bearer' as const,
+            agentId: agent.id,
+            scopes: agent.scopes,
+            dailyLimit: agent.dailyLimit,
+            monthlyLimit: agent.monthlyLimit,
+            expiresAt: token.expiresAt.toISOString(),
+          },
+        };
+      },
+      { timeout: 15_000 },
+    );
   }
 
   /** The owner's queue, oldest first. */
@@ -288,7 +371,8 @@ export class HandshakeStore {
             expiresAt: approval.expiresAt ?? defaultHandshakeExpiry(now),
           });
           made.agent = agent;
-          const token = await this.#agents.issueToken(agent);
+          // With a proof the agent collects its own token (status); otherwise the owner shares this one.
+          const token = record.codeChallenge === null ? await this.#agents.issueToken(agent) : null;
           const handshake = await tx.handshake.update({ where: { id }, data: { agentId: agent.id } });
           await recordDecision(tx, {
             by,
@@ -297,7 +381,11 @@ export class HandshakeStore {
             target: id,
             agentId: agent.id,
             clientId: agent.clientId,
-            detail: { agentRef: record.agentRef, ...grantDetail(agent) },
+            detail: {
+              agentRef: record.agentRef,
+              tokenDelivery: record.codeChallenge === null ? 'owner' : 'pickup',
+              ...grantDetail(agent),
+            },
           });
           return { handshake, agent, token };
         },
@@ -344,4 +432,16 @@ export class HandshakeStore {
     });
     return { ...record, status: 'denied', decidedAt: now };
   }
+}
+
+/**
+ * The poll's answer without a token: while pending, when to poll again; once the token was
+ * collected, that it was (it is never answered again).
+ */
+function progress(record: HandshakeRecord, status: HandshakeStatusValue): HandshakeProgress {
+  return {
+    status,
+    ...(status === 'pending' ? { interval: HANDSHAKE_POLL_INTERVAL_SECONDS } : {}),
+    ...(record.tokenCollectedAt === null ? {} : { tokenCollected: true }),
+  };
 }

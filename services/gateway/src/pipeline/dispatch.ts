@@ -6,7 +6,9 @@
  * text/event-stream` answers server-sent events instead (event-stream.ts).
  * Routes of services reached over HTTP (the proxy) are streamed to it by their forwarder; without
  * one (no PROXY_URL) they answer 503 naming the service: never a made-up result. The caller's
- * identity and the request id travel in headers (identity-headers.ts).
+ * identity and the request id travel in headers (identity-headers.ts). Of the client's own
+ * headers, a service receives only those its route names (forwardHeaders, in the message's
+ * `headers`); a polled route's success answer carries Retry-After (pollIntervalSeconds).
  */
 
 import type { AnyEndpoint, DispatchRequest, RouteDefinition } from '@pag/contracts';
@@ -44,7 +46,12 @@ export function dispatch(options: DispatchOptions): RequestHandler {
         if (forward === undefined) throw notRunning(route.service);
         return forward(req, res, next);
       }
-      const message: DispatchRequest = { params, query: queryOf(req), body: body ?? null };
+      const message: DispatchRequest = {
+        params,
+        query: queryOf(req),
+        body: body ?? null,
+        ...forwardedHeaders(req, route),
+      };
       const headers = identityHeaders(state(res));
       const endpoint = endpointFor(route.subject);
       const timeoutMs = route.timeoutMs ?? options.timeoutMs;
@@ -66,6 +73,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
         }
       }
       const reply = await requestService(options.bus, route, endpoint, message, headers, timeoutMs);
+      if (route.pollIntervalSeconds !== null) res.set('Retry-After', String(route.pollIntervalSeconds));
       res.status(route.successStatus).json(reply);
     } catch (error) {
       next(error);
@@ -130,6 +138,19 @@ function notRunning(service: string, cause?: unknown): AppError {
     cause,
     expose: true,
   });
+}
+
+/** The client headers the route names, those the request carries; nothing for a route naming none. */
+function forwardedHeaders(req: Request, route: RouteDefinition): Pick<DispatchRequest, 'headers'> {
+  const names = Object.keys(route.forwardHeaders);
+  if (names.length === 0) return {};
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    // A repeated header arrives joined with ", " (node's rule); the service judges the value.
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { headers };
 }
 
 /** The query string as name → value; a repeated name keeps its last value. */

@@ -3,7 +3,8 @@
  * `pag handshake approve --owner E --id hs_… [--scopes "read"] [--daily N] [--monthly N]
  * [--expires YYYY-MM-DD]`: approves one with the requested scopes or fewer (never more), optional
  * limits and an expiry (through that day, UTC; default 90 days from now), as
- * /dashboard/handshakes does; the new token is the last line printed, once.
+ * /dashboard/handshakes does; the new token is the last line printed, once, unless the agent gave
+ * a proof when asking: then it collects its token itself and nothing is printed to share.
  * `pag handshake deny --owner E --id hs_…`.
  * `pag handshake claim --owner E --code C`: makes an unassigned handshake the owner's (the code
  * is the one in the claim link the agent showed).
@@ -78,6 +79,12 @@ const handshakeApprove: Command = {
     );
     context.out(`approved ${handshake.id} from ${JSON.stringify(handshake.agentRef)} for ${owner.email}:`);
     context.out(agentLine(agent));
+    if (token === null) {
+      context.out(
+        'Nothing to share: the agent collects its token itself on its next status poll (it gave a proof).',
+      );
+      return;
+    }
     context.out(
       'Give the agent this token; it is shown only this once. It sends it as "Authorization: Bearer <token>".',
     );
