@@ -9,7 +9,14 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { BrainSubjects, ErrorBody, GATEWAY_PROOF_HEADER, MessageHeaders } from '@pag/contracts';
+import {
+  AuthSubjects,
+  BrainSubjects,
+  ErrorBody,
+  GATEWAY_PROOF_HEADER,
+  HANDSHAKE_POLL_INTERVAL_SECONDS,
+  MessageHeaders,
+} from '@pag/contracts';
 import type { BusMessage } from '@pag/kit';
 import { closeServer, verifyGatewayRequest } from '@pag/kit';
 import { freePort, TEST_GATEWAY_SECRET } from '@pag/kit/testing';
@@ -17,6 +24,7 @@ import type { TokenGateway } from './start-token-gateway.ts';
 import { startTokenGateway } from './start-token-gateway.ts';
 
 const MiB = 1024 * 1024;
+const HANDSHAKE_ID = 'hs_AAAAAAAAAAAAAAAAAAAAAA';
 
 /** The stand-in proxy service: echoes what arrived; /stream/* streams in both directions. */
 class Upstream {
@@ -108,6 +116,62 @@ describe('over NATS', () => {
         [MessageHeaders.tokenKind]: 'dashboard',
         [MessageHeaders.agentId]: 'agt_1',
       });
+    } finally {
+      await sub.close();
+    }
+  });
+
+  test("of the client's headers, only those the route names reach the service; a poll says when to ask again", async () => {
+    const seen: BusMessage[] = [];
+    const sub = await stack.gateway.bus.handle(AuthSubjects.handshakeStatus, (msg) => {
+      seen.push(msg);
+      return { handshakeId: HANDSHAKE_ID, status: 'pending', interval: HANDSHAKE_POLL_INTERVAL_SECONDS };
+    });
+    try {
+      const response = await fetch(url(`/api/v1/handshakes/${HANDSHAKE_ID}/status`), {
+        headers: { 'Handshake-Verifier': 'the-verifier', 'x-other': 'kept out', cookie: 'a=b' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('retry-after')).toBe(String(HANDSHAKE_POLL_INTERVAL_SECONDS));
+      expect(seen[0]?.data).toEqual({
+        params: { handshakeId: HANDSHAKE_ID },
+        query: {},
+        body: null,
+        headers: { 'handshake-verifier': 'the-verifier' },
+      });
+      // Polled without the header, nothing is forwarded in its place.
+      await fetch(url(`/api/v1/handshakes/${HANDSHAKE_ID}/status`));
+      expect(seen[1]?.data).toEqual({
+        params: { handshakeId: HANDSHAKE_ID },
+        query: {},
+        body: null,
+        headers: {},
+      });
+    } finally {
+      await sub.close();
+    }
+  });
+
+  test('a route that names no header receives none, and a route that is not a poll has no Retry-After', async () => {
+    stack.issue('quiet-token', 'knowledge');
+    const seen: BusMessage[] = [];
+    const sub = await stack.gateway.bus.handle(BrainSubjects.memoryCreate, (msg) => {
+      seen.push(msg);
+      return { id: 'mem_2', content: 'noted', createdAt: '2026-01-01T00:00:00.000Z' };
+    });
+    try {
+      const response = await fetch(url('/api/v1/memory'), {
+        method: 'POST',
+        headers: {
+          ...bearer('quiet-token'),
+          'content-type': 'application/json',
+          'Handshake-Verifier': 'not for this route',
+        },
+        body: JSON.stringify({ content: 'noted' }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('retry-after')).toBeNull();
+      expect(seen[0]?.data).toEqual({ params: {}, query: {}, body: { content: 'noted' } });
     } finally {
       await sub.close();
     }

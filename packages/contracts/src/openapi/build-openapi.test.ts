@@ -147,6 +147,32 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
+  test('the handshake poll documents the verifier header, its Retry-After and the pickup fields', () => {
+    const doc = build();
+    const poll = operations(doc).find((op) => op.operationId === 'handshakeStatus');
+    expect(poll?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Handshake-Verifier', in: 'header', required: false }),
+    );
+    expect(poll?.responses['200']).toMatchObject({
+      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+    });
+    expect(doc.components.schemas.HandshakeStatus).toMatchObject({
+      properties: { interval: {}, token: {}, tokenCollected: { type: 'boolean' } },
+    });
+    expect(doc.components.schemas.HandshakeCreateRequest).toMatchObject({
+      properties: { codeChallenge: { pattern: expect.any(String) }, codeChallengeMethod: { enum: ['S256'] } },
+    });
+    expect(doc.components.schemas.HandshakeCreated).toMatchObject({
+      properties: { tokenDelivery: { enum: ['pickup', 'owner'] }, interval: {} },
+    });
+    // No other route receives a client header or says Retry-After on success.
+    for (const op of operations(doc).filter((item) => item.operationId !== 'handshakeStatus')) {
+      expect(
+        (op.parameters as JsonObject[] | undefined)?.filter((param) => param.in === 'header') ?? [],
+      ).toEqual([]);
+    }
+  });
+
   test('request bodies reject unknown fields; the oauth2 flow points at the server', () => {
     const doc = build();
     for (const name of [
