@@ -1,13 +1,17 @@
 /**
  * The handshake story against the stack as a user starts it: an agent without a token asks with
  * a plain HTTP POST (as curl would), polls the status, the owner approves on the dashboard with
- * narrowed scopes, and the shared token works with exactly those scopes. Then what goes wrong:
+ * narrowed scopes, and the shared token works with exactly those scopes. With a proof (made by
+ * the commands /auth.md shows), the agent collects its token itself, once, and nobody else can.
+ * Then what goes wrong:
  * a bad body names the field, an unknown id is 404, a denial reads denied, with two owners a
  * request waits until claimed and the other owner cannot touch it, and a flood is cut off with
  * 429 and Retry-After.
  */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { TOKEN_PATTERN } from '@pag/contracts';
+import { HANDSHAKE_POLL_INTERVAL_SECONDS, TOKEN_PATTERN } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, signUp, startStackProcess } from '@pag/testkit';
 
@@ -38,22 +42,39 @@ const post = (path: string, body: unknown) =>
   });
 
 let requests = 0;
-async function requestAccess(requestedScopes = ['read', 'availability']) {
+async function requestAccess(requestedScopes = ['read', 'availability'], proof: Record<string, string> = {}) {
   requests += 1;
   const response = await post('/api/v1/handshakes', {
     agentId: `scheduler-${requests}@laptop`,
     requestedScopes,
     message: `Scheduler ${requests}: finds free slots in your calendar.`,
+    ...proof,
   });
   expect(response.status).toBe(201);
-  return (await response.json()) as { handshakeId: string; status: string; claimUrl: string };
+  return (await response.json()) as {
+    handshakeId: string;
+    status: string;
+    claimUrl: string;
+    tokenDelivery: string;
+    interval: number;
+  };
 }
 
-async function statusOf(handshakeId: string) {
-  const response = await fetch(`${stack.url}/api/v1/handshakes/${handshakeId}/status`);
+interface StatusBody {
+  status?: string;
+  interval?: number;
+  tokenCollected?: boolean;
+  token?: { accessToken: string; scopes: string[]; agentId: string; expiresAt: string };
+}
+
+async function statusOf(handshakeId: string, verifier?: string) {
+  const response = await fetch(`${stack.url}/api/v1/handshakes/${handshakeId}/status`, {
+    headers: verifier === undefined ? {} : { 'Handshake-Verifier': verifier },
+  });
   return {
     status: response.status,
-    body: (await response.json()) as { status?: string } & Partial<ErrorBody>,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as StatusBody & Partial<ErrorBody>,
   };
 }
 
@@ -92,10 +113,17 @@ describe('the handshake story', () => {
       handshakeId: expect.stringMatching(/^hs_/),
       status: 'pending',
       claimUrl: expect.stringMatching(new RegExp(`^${stack.url}/dashboard/handshakes/claim\\?code=`)),
+      tokenDelivery: 'owner',
+      interval: HANDSHAKE_POLL_INTERVAL_SECONDS,
     });
     expect(await statusOf(created.handshakeId)).toEqual({
       status: 200,
-      body: { handshakeId: created.handshakeId, status: 'pending' },
+      retryAfter: String(HANDSHAKE_POLL_INTERVAL_SECONDS),
+      body: {
+        handshakeId: created.handshakeId,
+        status: 'pending',
+        interval: HANDSHAKE_POLL_INTERVAL_SECONDS,
+      },
     });
 
     const queue = await alice.open('/dashboard/handshakes');
@@ -134,12 +162,94 @@ describe('the handshake story', () => {
     expect((await statusOf(approved.handshakeId)).body.status).toBe('denied');
   });
 
+  test('the token of an approved handshake never appears in its status without a proof', async () => {
+    if (approved === undefined) throw new Error('the story above did not get a token');
+    const { body } = await statusOf(approved.handshakeId);
+    expect(body.token).toBeUndefined();
+    const refused = await statusOf(approved.handshakeId, randomBytes(32).toString('base64url'));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('HANDSHAKE_PROOF_MISMATCH');
+  });
+
   test('a denied request reads denied', async () => {
     const created = await requestAccess();
     const queue = await alice.open('/dashboard/handshakes');
     const after = await alice.submit(queue, {}, `${created.handshakeId}/deny`);
     expect(after.url.pathname).toBe('/dashboard/handshakes');
     expect((await statusOf(created.handshakeId)).body.status).toBe('denied');
+  });
+});
+
+/** Runs the proof commands /auth.md shows for the handshake (openssl, as an agent on a shell would). */
+async function proofFromTheGuide(): Promise<{ verifier: string; challenge: string }> {
+  const guide = await (await fetch(`${stack.url}/auth.md`)).text();
+  const handshakeSection = guide.slice(guide.indexOf('## 6. Without a usable token: the handshake'));
+  const lines = handshakeSection.split('\n').filter((line) => /^(VERIFIER|CHALLENGE)=/.test(line));
+  expect(lines).toHaveLength(2);
+  const script = `${lines.join('\n')}\nprintf '%s %s' "$VERIFIER" "$CHALLENGE"`;
+  const [verifier = '', challenge = ''] = execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split(
+    ' ',
+  );
+  return { verifier, challenge };
+}
+
+describe('the handshake with pickup', () => {
+  test('the agent that made the proof collects its token itself, once; the owner has nothing to share', async () => {
+    const { verifier, challenge } = await proofFromTheGuide();
+    const created = await requestAccess(['read', 'availability'], {
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    expect(created).toMatchObject({ tokenDelivery: 'pickup', interval: HANDSHAKE_POLL_INTERVAL_SECONDS });
+    const id = created.handshakeId;
+    expect(await statusOf(id, verifier)).toEqual({
+      status: 200,
+      retryAfter: String(HANDSHAKE_POLL_INTERVAL_SECONDS),
+      body: { handshakeId: id, status: 'pending', interval: HANDSHAKE_POLL_INTERVAL_SECONDS },
+    });
+
+    const queue = await alice.open('/dashboard/handshakes');
+    const shown = await alice.submit(queue, { scope_availability: '' }, `${id}/approve`);
+    expect(shown.status).toBe(201);
+    expect(shown.html).toContain('Nothing to share');
+    expect(shown.html).not.toMatch(/pag_ht_/);
+
+    // Someone who only knows the id learns the status, never the token.
+    expect((await statusOf(id)).body).toEqual({ handshakeId: id, status: 'approved' });
+    const wrong = await statusOf(id, randomBytes(32).toString('base64url'));
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error).toMatchObject({ code: 'HANDSHAKE_PROOF_MISMATCH' });
+    expect(wrong.body.error?.hint).toContain('Handshake-Verifier');
+
+    const collected = await statusOf(id, verifier);
+    expect(collected.status).toBe(200);
+    expect(collected.body).toMatchObject({ handshakeId: id, status: 'approved', tokenCollected: true });
+    const token = collected.body.token?.accessToken ?? '';
+    expect(token.startsWith('pag_ht_')).toBe(true);
+    expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
+    expect(collected.body.token).toMatchObject({ tokenType: 'Bearer', scopes: ['read'] });
+
+    const capabilities = await api('/api/v1/tokens/me/capabilities', token);
+    expect(capabilities.status).toBe(200);
+    expect(await capabilities.json()).toMatchObject({ scopes: ['read'], tokenKind: 'handshake' });
+
+    // Once only: the same proof again gets no token.
+    const again = await statusOf(id, verifier);
+    expect(again.body).toEqual({ handshakeId: id, status: 'approved', tokenCollected: true });
+  });
+
+  test('a proof with the method plain is refused, naming the field', async () => {
+    const response = await post('/api/v1/handshakes', {
+      agentId: 'plain@laptop',
+      requestedScopes: ['read'],
+      message: 'Plain.',
+      codeChallenge: randomBytes(32).toString('base64url'),
+      codeChallengeMethod: 'plain',
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as ErrorBody;
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(error.message).toContain('codeChallengeMethod');
   });
 });
 

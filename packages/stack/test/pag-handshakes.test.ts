@@ -4,6 +4,7 @@
  * through the gateway with exactly those scopes), or denied; with two owners it is claimed first.
  * Mistakes, and another owner's request, are one line and exit code 2.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
@@ -20,7 +21,7 @@ afterAll(async () => {
 const pag = pagCommand(() => stack.dataDir);
 
 let requests = 0;
-async function requestAccess() {
+async function requestAccess(proof: Record<string, string> = {}) {
   requests += 1;
   const response = await fetch(`${stack.url}/api/v1/handshakes`, {
     method: 'POST',
@@ -29,6 +30,7 @@ async function requestAccess() {
       agentId: `cli-agent-${requests}`,
       requestedScopes: ['read', 'availability'],
       message: `CLI agent ${requests}`,
+      ...proof,
     }),
   });
   expect(response.status).toBe(201);
@@ -120,6 +122,24 @@ describe('pag handshake', () => {
     // Through that day, UTC.
     const end = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString();
     expect(approved.out[1]).toContain(` expires ${end}`);
+  });
+
+  test('approving a request with a proof prints no token: the agent collects it itself', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
+    const { handshakeId } = await requestAccess({ codeChallenge, codeChallengeMethod: 'S256' });
+    const approved = await pag('handshake', 'approve', '--owner', ALICE, '--id', handshakeId);
+    expect(approved).toMatchObject({ code: 0, err: [] });
+    expect(approved.out).toHaveLength(3);
+    expect(approved.out[2]).toBe(
+      'Nothing to share: the agent collects its token itself on its next status poll (it gave a proof).',
+    );
+    expect(approved.out.join('\n')).not.toContain('pag_ht_');
+    const collected = await fetch(`${stack.url}/api/v1/handshakes/${handshakeId}/status`, {
+      headers: { 'Handshake-Verifier': verifier },
+    });
+    const { token } = (await collected.json()) as { token?: { accessToken: string } };
+    expect(token?.accessToken).toMatch(/^pag_ht_/);
   });
 
   test('with two owners a request is claimed first; the other owner cannot decide it', async () => {

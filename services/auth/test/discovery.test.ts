@@ -144,4 +144,19 @@ describe('/auth.md', () => {
     }
     expect(guide.match(/```sh/g)?.length).toBeGreaterThanOrEqual(8);
   });
+
+  test('describes both ways a handshake token reaches the agent: pickup with the proof, and the owner', async () => {
+    const guide = await (await get('/auth.md')).text();
+    for (const expected of [
+      '"codeChallenge": "\'"$CHALLENGE"\'", "codeChallengeMethod": "S256"',
+      'curl -H "Handshake-Verifier: $VERIFIER"',
+      '"tokenDelivery": "pickup"',
+      '"tokenCollected": true',
+      '**owner**: without a `codeChallenge`, the owner is shown the token once',
+      'HANDSHAKE_PROOF_MISMATCH',
+      'every `interval` seconds',
+    ]) {
+      expect(guide).toContain(expected);
+    }
+  });
 });

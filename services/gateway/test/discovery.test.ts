@@ -78,7 +78,13 @@ describe('quick-start', () => {
     expect(guide.urlWarning).toContain('https://gateway.example.test');
     expect(guide.urlWarning).toMatch(/redirect/i);
     expect(guide.urlWarning).toContain('/api/v1/api/v1');
-    expect(guide.noTokenFlow.steps.join(' ')).toContain('POST /api/v1/handshakes');
+    const noToken = guide.noTokenFlow.steps.join(' ');
+    expect(noToken).toContain('POST /api/v1/handshakes');
+    // Both deliveries: the agent collecting its token with its proof, and the owner sharing it.
+    expect(noToken).toContain('"codeChallenge": "<challenge>", "codeChallengeMethod": "S256"');
+    expect(noToken).toContain('Handshake-Verifier: <verifier>');
+    expect(noToken).toContain('openssl rand -hex 32');
+    expect(noToken).toContain('Without codeChallenge the owner is shown the token');
     expect(guide.steps.length).toBeGreaterThan(2);
   });
 });
@@ -121,6 +127,9 @@ describe('llms.txt', () => {
     expect(text).toContain(AGENT_CONDUCT_RULE);
     expect(text).toContain('https://gateway.example.test/api/v1/gateway/context');
     expect(text).toContain('https://gateway.example.test/api/v1/handshakes');
+    expect(text).toContain('`Handshake-Verifier: <VERIFIER>`');
+    expect(text).toContain('"codeChallengeMethod": "S256"');
+    expect(text).toContain('Without `codeChallenge`, the owner shares the token with you instead.');
   });
 });
 

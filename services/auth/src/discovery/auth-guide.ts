@@ -2,8 +2,8 @@
  * /auth.md: the authentication guide for agents. One section per route of the spec's
  * Authentication section, each with curl examples, every URL built from PUBLIC_URL.
  */
-import { HANDSHAKE_SCOPES, ScopeCatalogue } from '@pag/contracts';
-import { DEFAULT_CREATION_LIMITS } from '../handshakes/creation-limits.ts';
+import { HANDSHAKE_POLL_INTERVAL_SECONDS, HANDSHAKE_SCOPES, ScopeCatalogue } from '@pag/contracts';
+import { DEFAULT_CREATION_LIMITS, PENDING_RETRY_SECONDS } from '../handshakes/creation-limits.ts';
 import { OAUTH_ROUTES } from '../provider/routes.ts';
 
 function scopeTable(): string {
@@ -38,7 +38,7 @@ curl -H "Authorization: Bearer $ACCESS_TOKEN" ${api}/gateway/context
 \`\`\`
 
 Without a token, quick-start, handshake creation and status, this guide and the discovery documents
-need no authentication. A missing or rejected token is a 401 whose \`WWW-Authenticate\` header names
+need no authentication (a handshake can hand you a token directly: section 6). A missing or rejected token is a 401 whose \`WWW-Authenticate\` header names
 the protected-resource metadata (${base}/.well-known/oauth-protected-resource/api/v1).
 
 ## 2. OAuth 2.0 authorization code with PKCE (recommended for AI clients)
@@ -150,27 +150,55 @@ dashboard token) or approve them (OAuth consent, device approval, handshake).
 ## 6. Without a usable token: the handshake
 
 Ask the owner for access, show your human the \`claimUrl\` from the answer, then poll the status
-until it is \`approved\` or \`denied\`. The owner decides at ${base}/dashboard/handshakes, may grant
-fewer scopes than you asked for and set daily and monthly limits, and gives you the new token out
-of band: use it as your Bearer token. On a gateway with several owners your request waits until an
-owner opens the \`claimUrl\`. The status follows the token: if the owner later revokes it, the
-status reads \`denied\`.
+every \`interval\` seconds (the answer says it, and so does its Retry-After header) until it is
+\`approved\` or \`denied\`. The owner decides at ${base}/dashboard/handshakes, may grant fewer
+scopes than you asked for and set daily and monthly limits. On a gateway with several owners your
+request waits until an owner opens the \`claimUrl\`. The status follows the token: if the owner later
+revokes it, the status reads \`denied\`.
+
+The token reaches you one of two ways (\`tokenDelivery\` in the 201 answer says which):
+
+- **pickup** (recommended): send a proof when you ask, a PKCE-style \`codeChallenge\` (RFC 7636,
+  method \`S256\` only): keep a random code verifier secret and send BASE64URL(SHA-256(verifier)).
+  Once approved, poll with the header \`Handshake-Verifier: <verifier>\`: the first such answer
+  carries your token, its scopes, limits and expiry, and no answer ever carries it again (later ones
+  say \`"tokenCollected": true\`); store it at once. Only you, who hold the verifier, can collect it.
+  A verifier that does not match is 403 \`HANDSHAKE_PROOF_MISMATCH\`.
+- **owner**: without a \`codeChallenge\`, the owner is shown the token once and gives it to you out
+  of band; the status never carries it. Use it as your Bearer token.
 
 Requestable scopes (nothing else can be asked for this way):
 ${handshakeScopes()}
 
+Pickup, step by step (the verifier: 43 to 128 characters among letters, digits and \`-._~\`):
+
 \`\`\`sh
+VERIFIER=$(openssl rand -hex 32)
+CHALLENGE=$(printf %s "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')
+# or both with node: node -e 'const c=require("node:crypto"),v=c.randomBytes(32).toString("base64url");console.log(v, c.createHash("sha256").update(v).digest("base64url"))'
 curl -X POST ${api}/handshakes -H 'Content-Type: application/json' \\
-  -d '{"agentId": "my-agent@host", "requestedScopes": ["read"], "message": "Who I am and why I need access."}'
-# 201 {"handshakeId": "hs_…", "status": "pending", "claimUrl": "${base}/dashboard/handshakes/claim?code=…"}
-curl ${api}/handshakes/$HANDSHAKE_ID/status
-# {"handshakeId": "hs_…", "status": "pending" | "approved" | "denied"}
+  -d '{"agentId": "my-agent@host", "requestedScopes": ["read"], "message": "Who I am and why I need access.",
+       "codeChallenge": "'"$CHALLENGE"'", "codeChallengeMethod": "S256"}'
+# 201 {"handshakeId": "hs_…", "status": "pending", "claimUrl": "${base}/dashboard/handshakes/claim?code=…",
+#      "tokenDelivery": "pickup", "interval": ${HANDSHAKE_POLL_INTERVAL_SECONDS}}
+curl -H "Handshake-Verifier: $VERIFIER" ${api}/handshakes/$HANDSHAKE_ID/status
+# pending:  {"handshakeId": "hs_…", "status": "pending", "interval": ${HANDSHAKE_POLL_INTERVAL_SECONDS}}  (Retry-After: ${HANDSHAKE_POLL_INTERVAL_SECONDS}; poll again then)
+# approved, the first time only:
+#   {"handshakeId": "hs_…", "status": "approved", "tokenCollected": true, "token": {"accessToken": "pag_ht_…",
+#    "tokenType": "Bearer", "agentId": "ag_…", "scopes": ["read"], "dailyLimit": null, "monthlyLimit": null,
+#    "expiresAt": "…"}}
+# afterwards: {"handshakeId": "hs_…", "status": "approved", "tokenCollected": true}
 \`\`\`
+
+The owner path is the same without \`codeChallenge\`, \`codeChallengeMethod\` and the header; its
+status answers are \`{"handshakeId": "hs_…", "status": "pending" | "approved" | "denied"}\` (with
+\`interval\` while pending).
 
 Limits: from one client address, ${limits.perClientPerQueuePerHour} handshakes per hour to one owner; per
 \`agentId\` from one address, ${limits.pendingPerClientAgent} pending at once and ${limits.perClientAgentPerHour} per hour. Over a limit: 429
-\`RATE_LIMITED\` with Retry-After. An unknown \`handshakeId\` is 404. The token of an approved handshake works for 90 days unless the owner chose
-another day.
+\`RATE_LIMITED\` with Retry-After (for the pending limit at most ${PENDING_RETRY_SECONDS} s: a place frees as soon as
+the owner decides one of your pending handshakes). An unknown \`handshakeId\` is 404. The token of an
+approved handshake works for 90 days unless the owner chose another day.
 
 ## Scopes
 

@@ -30,9 +30,15 @@ ${URL_WARNING(baseUrl)}
 1. GET ${baseUrl}${API_PREFIX}/quick-start (no token): the steps below, as JSON.
 2. With a token (header \`Authorization: Bearer <token>\`), GET ${baseUrl}${API_PREFIX}/gateway/context first:
    persona, identity, memory, connected services and the endpoints your token may call.
-3. Without a usable token: POST ${baseUrl}${API_PREFIX}/handshakes with
-   \`{"agentId": "<stable id>", "requestedScopes": ["read"], "message": "<who you are and why>"}\`,
-   poll GET ${baseUrl}${API_PREFIX}/handshakes/{handshakeId}/status until \`approved\`, then use the token the owner shares.
+3. Without a usable token, the handshake; the owner approves it, and you collect the token yourself:
+   make a code verifier and keep it secret (\`VERIFIER=$(openssl rand -hex 32)\`) and its S256 challenge
+   (\`CHALLENGE=$(printf %s "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')\`);
+   POST ${baseUrl}${API_PREFIX}/handshakes with
+   \`{"agentId": "<stable id>", "requestedScopes": ["read"], "message": "<who you are and why>", "codeChallenge": "<CHALLENGE>", "codeChallengeMethod": "S256"}\`,
+   show your human the \`claimUrl\`, then poll GET ${baseUrl}${API_PREFIX}/handshakes/{handshakeId}/status with the header
+   \`Handshake-Verifier: <VERIFIER>\` every \`interval\` seconds (also its Retry-After) until \`approved\` or \`denied\`.
+   The first approved answer carries \`token.accessToken\` (with its scopes, limits and expiry), never a later one.
+   Without \`codeChallenge\`, the owner shares the token with you instead. Details: ${baseUrl}/auth.md, section 6.
 4. OAuth 2.1 clients: discovery at ${baseUrl}/.well-known/oauth-authorization-server
    (authorization code with PKCE S256 and dynamic client registration).
 

@@ -23,8 +23,9 @@ const DESCRIPTION =
   'Every request is recorded in an immutable audit log.';
 
 const NO_TOKEN_HINT =
-  `No token, or a rejected one? POST ${API_PREFIX}/handshakes with {agentId, requestedScopes, message}, ` +
-  `poll GET ${API_PREFIX}/handshakes/{handshakeId}/status until it reads "approved", then use the token the owner shares with you.`;
+  `No token, or a rejected one? POST ${API_PREFIX}/handshakes with {agentId, requestedScopes, message, codeChallenge, codeChallengeMethod: "S256"}, ` +
+  `poll GET ${API_PREFIX}/handshakes/{handshakeId}/status every interval seconds until it reads "approved", then collect your token ` +
+  'with the header Handshake-Verifier: <verifier> (without a codeChallenge, the owner shares the token with you).';
 
 export const URL_WARNING = (baseUrl: string) =>
   `Use ${baseUrl} exactly as given for every call. Do not follow HTTP redirects: they strip the Authorization header. ` +
@@ -79,13 +80,16 @@ export function quickStart(baseUrl: string): QuickStart {
     prerequisite:
       `A bearer token from the owner: made for you at ${baseUrl}/dashboard/tokens, obtained with OAuth 2.1 ` +
       `(authorization code with PKCE S256; discovery at ${baseUrl}/.well-known/oauth-authorization-server), ` +
-      'or shared by the owner after an approved handshake.',
+      'or from an approved handshake (collected by you with your verifier, or shared by the owner).',
     noTokenFlow: {
       summary: NO_TOKEN_HINT,
       steps: [
-        `POST ${API_PREFIX}/handshakes without a token, body {"agentId": "<your stable id>", "requestedScopes": ["read"], "message": "<who you are and why>"}; keep the handshakeId.`,
-        `GET ${API_PREFIX}/handshakes/{handshakeId}/status every few seconds until status is "approved" or "denied".`,
-        'When approved, the owner shares a new token with you: send it as Authorization: Bearer <token>.',
+        'Make a proof: a random code verifier you keep secret (43 to 128 characters of A-Z a-z 0-9 - . _ ~; e.g. VERIFIER=$(openssl rand -hex 32)) ' +
+          "and its challenge BASE64URL(SHA-256(verifier)) without padding (CHALLENGE=$(printf %s \"$VERIFIER\" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')).",
+        `POST ${API_PREFIX}/handshakes without a token, body {"agentId": "<your stable id>", "requestedScopes": ["read"], "message": "<who you are and why>", "codeChallenge": "<challenge>", "codeChallengeMethod": "S256"}; keep the handshakeId and show your human the claimUrl.`,
+        `GET ${API_PREFIX}/handshakes/{handshakeId}/status with the header Handshake-Verifier: <verifier>, every interval seconds (the answer's interval and Retry-After), until status is "approved" or "denied".`,
+        'The first approved answer carries your token (token.accessToken, with its scopes, limits and expiresAt), never a later one: store it and send it as Authorization: Bearer <token>.',
+        'Without codeChallenge the owner is shown the token instead and shares it with you; the status never carries it.',
       ],
     },
     steps: [
