@@ -21,5 +21,6 @@ describeSchemaChecks({
     '20261123180000_owner_sessions',
     '20261124002500_token_format',
     '20261124060000_audit_outbox',
+    '20261124150000_handshake_pickup',
   ],
 });
