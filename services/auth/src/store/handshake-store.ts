@@ -20,15 +20,14 @@
  * - the status follows the token: an approved handshake whose agent was revoked reads `denied`;
  * - every decision (claim, approve, deny) and the collection writes its audit event in its own
  *   transaction (store/audit-outbox.ts), naming who decided (DecidedBy);
- * - a token is collected once: the approved → collected update locks the row, so of two
- *   concurrent pickups one gets the token and the other reads `tokenCollected`; a verifier that
- *   does not match is refused the same way whatever the handshake's state.
+ * - a token is collected once (store/handshake-pickup.ts); a verifier that does not match is
+ *   refused the same way whatever the handshake's state.
  */
-import type { HandshakeScope, HandshakeStatus, HandshakeStatusValue } from '@pag/contracts';
-import { AppError, HANDSHAKE_POLL_INTERVAL_SECONDS } from '@pag/contracts';
+import type { HandshakeScope } from '@pag/contracts';
+import { AppError } from '@pag/contracts';
 import { newId } from '../agents/agent-rules.ts';
 import type { DecidedBy } from '../events/audit-decisions.ts';
-import { byAgent, grantDetail } from '../events/audit-decisions.ts';
+import { grantDetail } from '../events/audit-decisions.ts';
 import type { AuthEvents } from '../events/auth-events.ts';
 import type { Handshake, PrismaClient } from '../generated/prisma/client.ts';
 import {
@@ -50,8 +49,11 @@ import {
 import { proofMatches, proofMismatch } from '../handshakes/pickup-proof.ts';
 import type { Agent, AgentStore, IssuedToken } from './agent-store.ts';
 import { recordDecision } from './audit-outbox.ts';
+import type { HandshakeProgress, StatusPoll } from './handshake-pickup.ts';
+import { collectToken, progress } from './handshake-pickup.ts';
 
 export type { Handshake } from '../generated/prisma/client.ts';
+export type { HandshakeProgress, StatusPoll } from './handshake-pickup.ts';
 
 /** A handshake with what its status depends on: the state of the agent made on approval. */
 export type HandshakeRecord = Handshake & { agent: Pick<Agent, 'status' | 'expiresAt' | 'scopes'> | null };
@@ -89,16 +91,6 @@ export interface ApprovedHandshake {
    * codeChallenge: the agent collects its own token (nothing to share).
    */
   token: IssuedToken | null;
-}
-
-/** What the agent's poll answers: the status body without the id. */
-export type HandshakeProgress = Omit<HandshakeStatus, 'handshakeId'>;
-
-/** A status poll: the verifier, when the agent sends one to collect its token. */
-export interface StatusPoll {
-  verifier?: string | undefined;
-  /** The poll's request id, for the collection's audit event. */
-  requestId: string;
 }
 
 export interface HandshakeStoreOptions {
@@ -213,7 +205,8 @@ export class HandshakeStore {
     if (record.codeChallenge === null || !proofMatches(record.codeChallenge, poll.verifier))
       throw proofMismatch(id);
     if (status !== 'approved' || record.tokenCollectedAt !== null) return progress(record, status);
-    return (await this.#collect(record, poll.requestId)) ?? progress(await this.#find(id), status);
+    const collected = await collectToken(this.#db, this.#agents, record, poll.requestId, this.#now());
+    return collected ?? progress(await this.#find(id), status);
   }
 
   async #find(id: string): Promise<HandshakeRecord> {
@@ -225,52 +218,6 @@ export class HandshakeStore {
         hint: 'Use the handshakeId that POST /api/v1/handshakes returned.',
       });
     return record;
-  }
-
-  /**
-   * Marks the token collected and mints it, in one transaction: the update locks the row, so a
-   * concurrent collection waits and then finds it collected (null: someone else collected it).
-   * A mint that fails rolls the mark back, so the agent can poll again.
-   */
-  async #collect(record: HandshakeRecord, requestId: string): Promise<HandshakeProgress | null> {
-    const now = this.#now();
-    return this.#db.$transaction(
-      async (tx) => {
-        const taken = await tx.handshake.updateMany({
-          where: { id: record.id, status: 'approved', tokenCollectedAt: null, codeChallenge: { not: null } },
-          data: { tokenCollectedAt: now },
-        });
-        const agent =
-          taken.count === 1 && record.agentId !== null
-            ? await tx.agent.findUnique({ where: { id: record.agentId } })
-            : null;
-        if (agent === null) return null;
-        const token = await this.#agents.issueToken(agent);
-        await recordDecision(tx, {
-          by: byAgent(requestId, agent.id),
-          accountId: agent.accountId,
-          action: 'handshake.collect',
-          target: record.id,
-          agentId: agent.id,
-          clientId: agent.clientId,
-          detail: { agentRef: record.agentRef, ...grantDetail(agent) },
-        });
-        return {
-          status: 'approved' as const,
-          tokenCollected: true,
-          token: {
-            accessToken: token.value,
-            tokenType: 'Bearer' as const,
-            agentId: agent.id,
-            scopes: agent.scopes,
-            dailyLimit: agent.dailyLimit,
-            monthlyLimit: agent.monthlyLimit,
-            expiresAt: token.expiresAt.toISOString(),
-          },
-        };
-      },
-      { timeout: 15_000 },
-    );
   }
 
   /** The owner's queue, oldest first. */
@@ -432,16 +379,4 @@ export class HandshakeStore {
     });
     return { ...record, status: 'denied', decidedAt: now };
   }
-}
-
-/**
- * The poll's answer without a token: while pending, when to poll again; once the token was
- * collected, that it was (it is never answered again).
- */
-function progress(record: HandshakeRecord, status: HandshakeStatusValue): HandshakeProgress {
-  return {
-    status,
-    ...(status === 'pending' ? { interval: HANDSHAKE_POLL_INTERVAL_SECONDS } : {}),
-    ...(record.tokenCollectedAt === null ? {} : { tokenCollected: true }),
-  };
 }
