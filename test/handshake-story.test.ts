@@ -221,13 +221,18 @@ describe('the handshake with pickup', () => {
     expect(wrong.body.error).toMatchObject({ code: 'HANDSHAKE_PROOF_MISMATCH' });
     expect(wrong.body.error?.hint).toContain('Handshake-Verifier');
 
-    const collected = await statusOf(id, verifier);
-    expect(collected.status).toBe(200);
-    expect(collected.body).toMatchObject({ handshakeId: id, status: 'approved', tokenCollected: true });
-    const token = collected.body.token?.accessToken ?? '';
+    const response = await fetch(`${stack.url}/api/v1/handshakes/${id}/status`, {
+      headers: { 'Handshake-Verifier': verifier },
+    });
+    expect(response.status).toBe(200);
+    // The one answer with the token is kept by no cache.
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const collected = (await response.json()) as StatusBody;
+    expect(collected).toMatchObject({ handshakeId: id, status: 'approved', tokenCollected: true });
+    const token = collected.token?.accessToken ?? '';
     expect(token.startsWith('pag_ht_')).toBe(true);
     expect(token).toMatch(new RegExp(`^${TOKEN_PATTERN}$`));
-    expect(collected.body.token).toMatchObject({ tokenType: 'Bearer', scopes: ['read'] });
+    expect(collected.token).toMatchObject({ tokenType: 'Bearer', scopes: ['read'] });
 
     const capabilities = await api('/api/v1/tokens/me/capabilities', token);
     expect(capabilities.status).toBe(200);
