@@ -209,6 +209,7 @@ describe('the handshake with pickup', () => {
     });
 
     const queue = await alice.open('/dashboard/handshakes');
+    expect(queue.html).toContain('Once you approve, the agent collects its token itself: nothing to copy.');
     const shown = await alice.submit(queue, { scope_availability: '' }, `${id}/approve`);
     expect(shown.status).toBe(201);
     expect(shown.html).toContain('Nothing to share');

@@ -231,7 +231,7 @@ export function buildOpenApiDocument({ serverUrl, version }: OpenApiOptions): Op
       description: [
         `IMPORTANT: ${AGENT_CONDUCT_RULE}`,
         `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every path already begins with ${API_PREFIX}, so never append it to the base URL.`,
-        'Without a usable token, POST /api/v1/handshakes and poll GET /api/v1/handshakes/{handshakeId}/status.',
+        'Without a usable token, POST /api/v1/handshakes (with a codeChallenge) and poll GET /api/v1/handshakes/{handshakeId}/status; once approved, the poll with the header Handshake-Verifier answers your token once.',
       ].join('\n\n'),
     },
     servers: [{ url: serverUrl }],

@@ -99,6 +99,7 @@ ${input.error?.handshakeId === record.id ? errorBox(input.error.message) : ''}
 <blockquote>${record.message}</blockquote>
 <p>It asks for:</p>
 ${scopeList(record.requestedScopes)}
+${record.codeChallenge === null ? '' : html`<p class="note">Once you approve, the agent collects its token itself: nothing to copy.</p>`}
 ${approveForm(record, input.owner.csrf, input.now, input.personas)}
 </section>`,
   )}`;
