@@ -73,6 +73,17 @@ export interface RouteDefinition {
   readonly listed: boolean;
   /** Extra constraint on a decoded path parameter, beyond "one safe segment". */
   readonly paramPatterns: Readonly<Record<string, RegExp>>;
+  /**
+   * Whether a request counts against the agent's daily and monthly usage. False only for the MCP
+   * endpoint: each tool call is counted as the API request it makes, not twice.
+   */
+  readonly countsUsage: boolean;
+  /**
+   * The scopes a 401 challenge asks for (RFC 6750 `scope`) on a route that needs none beyond a
+   * valid token, so that a client does not ask for every scope the server supports; null: the
+   * route's own scope, if any.
+   */
+  readonly challengeScopes: readonly string[] | null;
 }
 
 type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
@@ -97,6 +108,8 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     upstream: false,
     listed: true,
     paramPatterns: {},
+    countsUsage: true,
+    challengeScopes: null,
     ...input,
   };
 }
