@@ -4,60 +4,12 @@
  * discovery, dynamic registration, PKCE, the owner's consent, the code exchange.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { StackProcess } from '@pag/testkit';
 import { Browser, signUp, startStackProcess } from '@pag/testkit';
+import { consentAs, MemoryProvider } from './support/mcp-oauth.ts';
 
 const OWNER = { email: 'mcp-owner@example.test', password: 'another long pass phrase' };
-const REDIRECT_URI = 'http://127.0.0.1:9/mcp-callback';
-
-/** An in-memory OAuthClientProvider, as an MCP host keeps one per server. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP test host',
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 let stack: StackProcess;
 beforeAll(async () => {
@@ -82,16 +34,11 @@ describe('MCP SDK client auth', () => {
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('resource')).toBe(serverUrl);
 
-    const browser = new Browser(stack.url);
-    const login = await browser.open(authorizationUrl);
-    const consent = await browser.submit(login, { email: OWNER.email, password: OWNER.password });
-    expect(consent.html).toContain('MCP test host');
-    const callback = await browser.submit(consent, {}, 'confirm');
-    const code = callback.url.searchParams.get('code');
-    expect(code).toBeTruthy();
-    expect(callback.url.searchParams.get('iss')).toBe(stack.url);
+    const { code, callback, consentHtml } = await consentAs(stack.url, OWNER, authorizationUrl);
+    expect(consentHtml).toContain('MCP test host');
+    expect(callback.searchParams.get('iss')).toBe(stack.url);
 
-    expect(await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: code as string })).toBe(
+    expect(await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: code })).toBe(
       'AUTHORIZED',
     );
     const token = provider.saved?.access_token as string;

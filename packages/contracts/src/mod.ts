@@ -53,6 +53,15 @@ export {
   requiredScope,
   resourceOf,
 } from './routes/match-route.ts';
+export type { ProtectedResourceName } from './routes/protected-resources.ts';
+export {
+  MCP_PATH,
+  PROTECTED_RESOURCES,
+  protectedResourceId,
+  protectedResourceIds,
+  protectedResourceMetadataUrl,
+  protectedResourceOfPath,
+} from './routes/protected-resources.ts';
 export type { CompiledPath } from './routes/route-path.ts';
 export { compilePath, toOpenApiPath } from './routes/route-path.ts';
 export { PROXY_PATH, PROXY_SCOPE, RouteTable, routeById } from './routes/route-table.ts';
@@ -176,6 +185,7 @@ export {
   requestIdFor,
   TokenRevokedEvent,
 } from './schemas/events.ts';
+export { MCP_CHALLENGE_SCOPES, McpRequest } from './schemas/mcp.ts';
 export {
   ConnectedService,
   Connector,

@@ -162,6 +162,7 @@ export type {
 export {
   authenticate,
   bearerChallenge,
+  challengeScope,
   checkScope,
   errorHandler,
   FORWARDING_OPTIONS,

@@ -97,25 +97,27 @@ describe.each(['/.well-known/oauth-authorization-server', '/.well-known/openid-c
   },
 );
 
-describe.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1'])(
-  '%s',
-  (path) => {
-    test('is RFC 9728 metadata for the API, naming this server', async () => {
-      const response = await get(path);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      const metadata = ProtectedResourceMetadata.parse(await response.json());
-      expect(metadata).toMatchObject({
-        resource: `${PUBLIC_URL}/api/v1`,
-        authorization_servers: [PUBLIC_URL],
-        bearer_methods_supported: ['header'],
-      });
-      expect(metadata.scopes_supported).toEqual(
-        expect.arrayContaining(['full', 'read', 'chat', 'knowledge']),
-      );
+describe.each([
+  ['/.well-known/oauth-protected-resource', `${PUBLIC_URL}/`, 'knowledge'],
+  ['/.well-known/oauth-protected-resource/mcp', `${PUBLIC_URL}/mcp`, 'knowledge'],
+  ['/.well-known/oauth-protected-resource/api/v1', `${PUBLIC_URL}/api/v1`, 'full'],
+])('%s', (path, resource, first) => {
+  test('is RFC 9728 metadata of its identifier of the gateway, naming this server', async () => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const metadata = ProtectedResourceMetadata.parse(await response.json());
+    expect(metadata).toMatchObject({
+      resource,
+      authorization_servers: [PUBLIC_URL],
+      bearer_methods_supported: ['header'],
     });
-  },
-);
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['full', 'read', 'chat', 'knowledge']));
+    // The MCP endpoint's and the base URL's suggest the MCP scopes first (an MCP client asks for
+    // scopes_supported when a challenge names none).
+    expect(metadata.scopes_supported[0]).toBe(first);
+  });
+});
 
 describe('/auth.md', () => {
   test('covers every route of the Authentication section with examples under PUBLIC_URL', async () => {

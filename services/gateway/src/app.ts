@@ -6,6 +6,9 @@
  *   authentication (rejected tokens budgeted per address) → plan → scope → usage count and
  *   limits → dispatch → error handler
  *
+ * The MCP endpoint (mcp/mcp-endpoint.ts) is a route like the others, and each of its tool calls is
+ * a request to this same server (mcp/tool-calls.ts): through every step above.
+ *
  * The steps every resource server shares (request id, metrics, route lookup, authentication,
  * scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md); the rest
  * are the gateway's own, in src/pipeline/.
@@ -16,6 +19,8 @@ import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup
 import type { Express, RequestHandler, Response } from 'express';
 import express from 'express';
 import type { GatewayConfig } from './config.ts';
+import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
+import { ToolCalls } from './mcp/tool-calls.ts';
 import { audit, recordAuditReason } from './pipeline/audit.ts';
 import type { AuthFailureBudget, Introspector } from './pipeline/authenticate.ts';
 import { checkPlan } from './pipeline/check-plan.ts';
@@ -56,6 +61,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  const toolCalls = new ToolCalls();
+  app.use(toolCalls.acceptToolCallOrigin);
   app.use(observe(deps.metrics, 'gateway', metricRoute));
   app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
@@ -84,6 +91,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(countUsage(deps.charger, deps.logger));
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
   local.set('tokenCapabilities', tokenCapabilitiesHandler);
+  const mcp = mcpEndpoint({ toolCalls, publicUrl: config.publicUrl, logger: deps.logger });
+  local.set('mcp', mcp);
+  local.set('mcpAtBase', mcp);
   local.set(
     'gatewayContext',
     gatewayContextHandler({ bus: deps.bus, partTimeoutMs: config.contextPartTimeoutMs, logger: deps.logger }),

@@ -169,7 +169,7 @@ describe('403 for insufficient scope', () => {
     expect(errorOf(body).code).toBe('INSUFFICIENT_SCOPE');
     expect(errorOf(body).message).toContain('knowledge');
     expect(headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", scope="knowledge", ${METADATA}`,
+      `Bearer ${METADATA}, error="insufficient_scope", scope="knowledge"`,
     );
   });
 

@@ -45,7 +45,7 @@ async function getJson(path: string): Promise<{ status: number; body: unknown; h
 }
 
 describe('discovery index', () => {
-  test.each(['/api/v1/', '/api/v1'])('GET %s answers the index without a redirect', async (path) => {
+  test.each(['/api/v1/', '/api/v1', '/'])('GET %s answers the index without a redirect', async (path) => {
     const { status, body } = await getJson(path);
     expect(status).toBe(200);
     const index = DiscoveryIndex.parse(body);

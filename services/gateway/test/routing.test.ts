@@ -44,7 +44,6 @@ describe('unknown paths', () => {
     ['/api/v1/nothing-here', '/api/v1/'],
     ['/api/v1/quick-start/', '/api/v1/quick-start'],
     ['/quick-start', '/api/v1/quick-start'],
-    ['/', '/api/v1/'],
   ])('%s is ROUTE_NOT_FOUND with a hint naming %s', async (path, named) => {
     const { status, error } = await callError('GET', path);
     expect(status).toBe(404);

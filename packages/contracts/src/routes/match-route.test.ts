@@ -6,6 +6,9 @@ import { RouteTable, routeById } from './route-table.ts';
 const examples: Record<string, string> = {
   discoveryIndex: '/api/v1/',
   discoveryIndexAlias: '/api/v1',
+  discoveryIndexAtBase: '/',
+  mcp: '/mcp',
+  mcpAtBase: '/',
   quickStart: '/api/v1/quick-start',
   capabilities: '/api/v1/capabilities',
   tokenCapabilities: '/api/v1/tokens/me/capabilities',

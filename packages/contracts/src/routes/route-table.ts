@@ -49,6 +49,7 @@ import {
 } from '../schemas/brain.ts';
 import { Deleted } from '../schemas/brain-owner.ts';
 import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } from '../schemas/discovery.ts';
+import { MCP_CHALLENGE_SCOPES, McpRequest } from '../schemas/mcp.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
 import {
   Trigger,
@@ -59,6 +60,7 @@ import {
   TriggerRunsQuery,
 } from '../schemas/trigger.ts';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
+import { MCP_PATH } from './protected-resources.ts';
 import { type HttpMethod, type RouteDefinition, defineRoute as r } from './route-types.ts';
 
 const P = API_PREFIX;
@@ -78,6 +80,26 @@ const PROXY_ACCESS: Record<HttpMethod, string> = {
 };
 const NO_OVERRIDE =
   'A method override in the query (_method and the like) is refused (400 METHOD_OVERRIDE_REFUSED); override headers are never forwarded.';
+
+const MCP_DESCRIPTION = `The gateway's functions as MCP tools (Streamable HTTP, stateless: POST one JSON-RPC message or a batch, each answered as JSON; GET is 405, there is no server-initiated stream). Every tool call is the API request it mirrors, made with the same token through the same pipeline (scope, plan, usage limits, audit: one event per tool call), and its refusals come back as tool errors with the same code and hint. A call that needs a scope the token lacks is answered 403 with an insufficient_scope challenge naming it (step-up). Requests to this endpoint are not counted as usage; their tool calls are. The protected-resource metadata is at /.well-known/oauth-protected-resource${MCP_PATH}.`;
+
+/** The MCP endpoint, at /mcp and at the base URL itself (what an MCP client given only that posts to). */
+function mcp(id: string, path: string, listed: boolean): RouteDefinition {
+  return r({
+    id,
+    method: 'POST',
+    path,
+    service: 'gateway',
+    summary: listed
+      ? 'MCP endpoint: the gateway as MCP tools'
+      : 'MCP endpoint at the base URL (same as /mcp)',
+    description: MCP_DESCRIPTION,
+    requestBody: McpRequest,
+    countsUsage: false,
+    challengeScopes: MCP_CHALLENGE_SCOPES,
+    listed,
+  });
+}
 
 function proxy(method: HttpMethod, id: string): RouteDefinition {
   const access = method === 'GET' ? '{access}' : 'write';
@@ -116,6 +138,18 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: DiscoveryIndex,
     listed: false,
   }),
+  r({
+    id: 'discoveryIndexAtBase',
+    method: 'GET',
+    path: '/',
+    service: 'gateway',
+    auth: 'none',
+    summary: 'Discovery index at the base URL (same as /api/v1/)',
+    response: DiscoveryIndex,
+    listed: false,
+  }),
+  mcp('mcp', MCP_PATH, true),
+  mcp('mcpAtBase', '/', false),
   r({
     id: 'quickStart',
     method: 'GET',

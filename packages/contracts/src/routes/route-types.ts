@@ -84,6 +84,17 @@ export interface RouteDefinition {
    * Retry-After with this many seconds; null: not a poll.
    */
   readonly pollIntervalSeconds: number | null;
+  /**
+   * Whether a request counts against the agent's daily and monthly usage. False only for the MCP
+   * endpoint: each tool call is counted as the API request it makes, not twice.
+   */
+  readonly countsUsage: boolean;
+  /**
+   * The scopes a 401 challenge asks for (RFC 6750 `scope`) on a route that needs none beyond a
+   * valid token, so that a client does not ask for every scope the server supports; null: the
+   * route's own scope, if any.
+   */
+  readonly challengeScopes: readonly string[] | null;
 }
 
 type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
@@ -110,6 +121,8 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     paramPatterns: {},
     forwardHeaders: {},
     pollIntervalSeconds: null,
+    countsUsage: true,
+    challengeScopes: null,
     ...input,
   };
 }

@@ -38,6 +38,7 @@ import {
   PublicCapabilities,
   QuickStart,
 } from './discovery.ts';
+import { McpRequest } from './mcp.ts';
 import {
   ConnectedService,
   Connector,
@@ -99,4 +100,5 @@ export const SchemaCatalogue = {
   TriggerRunRecord,
   TriggerRunPage,
   Deleted,
+  McpRequest,
 } as const;

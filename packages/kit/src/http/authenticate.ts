@@ -15,7 +15,15 @@
  * before any introspection, whatever token it sends. A missing token does not count (it costs
  * nothing and is how OAuth clients discover the authorization server).
  */
-import { API_PREFIX, AppError } from '@pag/contracts';
+import type { RouteDefinition, RouteParams } from '@pag/contracts';
+import {
+  API_PREFIX,
+  AppError,
+  protectedResourceIds,
+  protectedResourceMetadataUrl,
+  protectedResourceOfPath,
+  requiredScope,
+} from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ActiveToken } from '../auth/introspection-types.ts';
 import type { BearerIdentity, ResourceState } from './state.ts';
@@ -50,24 +58,45 @@ export interface AuthenticateOptions<I extends BearerIdentity> {
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** Where the API's protected-resource metadata is (RFC 9728, path-inserted form). */
-export function resourceMetadataUrl(publicUrl: string): string {
-  return `${publicUrl}/.well-known/oauth-protected-resource${API_PREFIX}`;
+/** Where the metadata of the protected resource that `path` belongs to is (RFC 9728, path-inserted form). */
+export function resourceMetadataUrl(publicUrl: string, path: string = API_PREFIX): string {
+  return protectedResourceMetadataUrl(publicUrl, protectedResourceOfPath(path));
 }
 
-/** The WWW-Authenticate challenge of a 401 (RFC 6750 §3, RFC 9728 §5.1). */
-export function bearerChallenge(publicUrl: string, error?: string): string {
-  const metadata = `resource_metadata="${resourceMetadataUrl(publicUrl)}"`;
-  return error === undefined ? `Bearer ${metadata}` : `Bearer ${metadata}, error="${error}"`;
+export interface ChallengeOptions {
+  /** RFC 6750 error code (invalid_token, invalid_request, insufficient_scope). */
+  error?: string | undefined;
+  /** The request's path: names the metadata of its resource (the API's when absent). */
+  path?: string | undefined;
+  /** The scopes the request needs (RFC 6750 `scope`), space-separated. */
+  scope?: string | null | undefined;
 }
+
+/** The WWW-Authenticate challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
+export function bearerChallenge(publicUrl: string, options: ChallengeOptions = {}): string {
+  const parts = [`resource_metadata="${resourceMetadataUrl(publicUrl, options.path)}"`];
+  if (options.error !== undefined) parts.push(`error="${options.error}"`);
+  if (options.scope) parts.push(`scope="${options.scope}"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+/**
+ * The scope a challenge on this route asks for: the route's own, or for a route that needs none
+ * beyond a valid token the set it suggests (the MCP endpoint), so a client does not ask for all.
+ */
+export function challengeScope(route: RouteDefinition | undefined, params: RouteParams, method: string) {
+  if (route === undefined) return null;
+  return route.challengeScopes?.join(' ') ?? requiredScope(route, params, method);
+}
+
+type Challenge = (error?: string) => string;
 
 export function authenticate<I extends BearerIdentity>(options: AuthenticateOptions<I>): RequestHandler {
   const { publicUrl, introspector, failures } = options;
-  const apiAudience = `${publicUrl}${API_PREFIX}`;
-  const refuse = (message: string, error = 'invalid_token') =>
-    new AppError('INVALID_TOKEN', message, {
-      headers: { 'www-authenticate': bearerChallenge(publicUrl, error) },
-    });
+  // The gateway's three resource identifiers are one server: a token for any of them is accepted.
+  const audiences = new Set(protectedResourceIds(publicUrl));
+  const refuse = (challenge: Challenge, message: string, error = 'invalid_token') =>
+    new AppError('INVALID_TOKEN', message, { headers: { 'www-authenticate': challenge(error) } });
   /** Answers a rejected token: 401 within the address's budget, 429 past it. */
   const fail = (res: Response, next: NextFunction, rejection: AppError) => {
     if (failures === undefined) return next(rejection);
@@ -87,13 +116,20 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
     );
   };
   /** The identity of an active token, or the refusal to answer with. */
-  const accept = (reader: BearerIntrospector<I>, active: ActiveToken | null): I | AppError => {
-    if (active === null) return refuse('The token is unknown, expired or revoked.');
-    if (!active.audience.includes(apiAudience)) {
-      return refuse(`The token was issued for another audience; this API accepts ${apiAudience}.`);
+  const accept = (
+    reader: BearerIntrospector<I>,
+    active: ActiveToken | null,
+    challenge: Challenge,
+  ): I | AppError => {
+    if (active === null) return refuse(challenge, 'The token is unknown, expired or revoked.');
+    if (!active.audience.some((audience) => audiences.has(audience))) {
+      return refuse(
+        challenge,
+        `The token was issued for another audience; this server accepts ${[...audiences].join(', ')}.`,
+      );
     }
     const identity = active.accountId === undefined ? null : reader.identify(active, active.accountId);
-    return identity ?? refuse('The token acts for no owner account.');
+    return identity ?? refuse(challenge, 'The token acts for no owner account.');
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -112,18 +148,29 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
       next(throttled(failures.policy, wait));
       return;
     }
+    // Names the request's resource (API, MCP endpoint or base URL) and the scope its route needs.
+    const challenge: Challenge = (error) =>
+      bearerChallenge(publicUrl, {
+        error,
+        path: req.path,
+        scope: challengeScope(state.route, state.params ?? {}, req.method),
+      });
     const header = req.get('authorization');
     if (header === undefined) {
       next(
         new AppError('AUTHENTICATION_REQUIRED', 'This endpoint needs a bearer token.', {
-          headers: { 'www-authenticate': bearerChallenge(publicUrl) },
+          headers: { 'www-authenticate': challenge() },
         }),
       );
       return;
     }
     const token = BEARER.exec(header)?.[1];
     if (token === undefined) {
-      fail(res, next, refuse('The Authorization header must read "Bearer <token>".', 'invalid_request'));
+      fail(
+        res,
+        next,
+        refuse(challenge, 'The Authorization header must read "Bearer <token>".', 'invalid_request'),
+      );
       return;
     }
     if (introspector === undefined) {
@@ -137,7 +184,7 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
     introspector.introspect(token, { requestId: state.requestId }).then((active) => {
       let identity: I | AppError;
       try {
-        identity = accept(introspector, active);
+        identity = accept(introspector, active, challenge);
       } catch (error) {
         next(error);
         return;

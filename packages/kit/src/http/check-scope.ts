@@ -6,13 +6,12 @@
  */
 import { insufficientScope, requiredScope, scopeGrants } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { resourceMetadataUrl } from './authenticate.ts';
+import { bearerChallenge } from './authenticate.ts';
 import { resourceState } from './state.ts';
 
 const NO_PARAMS: Record<string, string> = {};
 
 export function checkScope(publicUrl: string): RequestHandler {
-  const metadata = resourceMetadataUrl(publicUrl);
   return (req: Request, res: Response, next: NextFunction) => {
     const { route, params = NO_PARAMS, identity } = resourceState(res);
     if (route === undefined || route.auth !== 'bearer' || identity === undefined) {
@@ -26,7 +25,11 @@ export function checkScope(publicUrl: string): RequestHandler {
     }
     next(
       insufficientScope(needed, {
-        'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`,
+        'www-authenticate': bearerChallenge(publicUrl, {
+          error: 'insufficient_scope',
+          path: req.path,
+          scope: needed,
+        }),
       }),
     );
   };

@@ -7,7 +7,7 @@
  * when a service behind raised it without a challenge. After an answer has started, a failure can
  * only cut the connection.
  */
-import { API_PREFIX, AppError, toErrorBody } from '@pag/contracts';
+import { API_PREFIX, AppError, protectedResourceOfPath, toErrorBody } from '@pag/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../log/logger.ts';
 import { bearerChallenge } from './authenticate.ts';
@@ -50,15 +50,12 @@ export function toAppError(error: unknown): AppError {
 
 function withChallenge(error: AppError, path: string, publicUrl: string): Record<string, string> {
   const { headers } = error;
-  if (
-    error.status !== 401 ||
-    !path.startsWith(`${API_PREFIX}/`) ||
-    headers['www-authenticate'] !== undefined
-  ) {
+  const protectedPath = path.startsWith(`${API_PREFIX}/`) || protectedResourceOfPath(path) !== 'api';
+  if (error.status !== 401 || !protectedPath || headers['www-authenticate'] !== undefined) {
     return headers;
   }
   const code = error.code === 'INVALID_TOKEN' ? 'invalid_token' : undefined;
-  return { ...headers, 'www-authenticate': bearerChallenge(publicUrl, code) };
+  return { ...headers, 'www-authenticate': bearerChallenge(publicUrl, { error: code, path }) };
 }
 
 export function errorHandler(options: ErrorHandlerOptions) {

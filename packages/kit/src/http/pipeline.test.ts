@@ -189,7 +189,7 @@ describe('bearer authentication', () => {
   test('no token: 401 AUTHENTICATION_REQUIRED naming the resource metadata', async () => {
     const answer = await call('plain', '/api/v1/brain/knowledge-base');
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer ${METADATA}`);
+    expect(answer.headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, scope="knowledge"`);
     expect(await errorOf(answer)).toMatchObject({ code: 'AUTHENTICATION_REQUIRED' });
   });
 
@@ -198,7 +198,7 @@ describe('bearer authentication', () => {
     [
       'a token of another audience',
       'other-audience',
-      `The token was issued for another audience; this API accepts ${API}.`,
+      `The token was issued for another audience; this server accepts ${API}, https://gateway.example/mcp, https://gateway.example/, https://gateway.example.`,
     ],
     ['a token acting for no account', 'client-only', 'The token acts for no owner account.'],
     [
@@ -209,7 +209,9 @@ describe('bearer authentication', () => {
   ])('%s: one 401 INVALID_TOKEN with the invalid_token challenge', async (_case, token, message) => {
     const answer = await call('plain', '/api/v1/brain/knowledge-base', { token });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer ${METADATA}, error="invalid_token", scope="knowledge"`,
+    );
     expect(await errorOf(answer)).toMatchObject({ code: 'INVALID_TOKEN', message });
   });
 
@@ -218,7 +220,9 @@ describe('bearer authentication', () => {
       headers: { authorization: 'Basic abc' },
     });
     expect(malformed.status).toBe(401);
-    expect(malformed.headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_request"`);
+    expect(malformed.headers.get('www-authenticate')).toBe(
+      `Bearer ${METADATA}, error="invalid_request", scope="knowledge"`,
+    );
     const inQuery = await call('plain', '/api/v1/?access_token=good');
     expect(inQuery.status).toBe(400);
     expect((await errorOf(inQuery)).code).toBe('TOKEN_IN_QUERY');
@@ -257,7 +261,7 @@ describe('scope', () => {
     const answer = await call('plain', '/api/v1/brain/knowledge-base', { token: 'narrow' });
     expect(answer.status).toBe(403);
     expect(answer.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", scope="knowledge", ${METADATA}`,
+      `Bearer ${METADATA}, error="insufficient_scope", scope="knowledge"`,
     );
     expect(await errorOf(answer)).toMatchObject({
       code: 'INSUFFICIENT_SCOPE',

@@ -39,7 +39,15 @@ curl -H "Authorization: Bearer $ACCESS_TOKEN" ${api}/gateway/context
 
 Without a token, quick-start, handshake creation and status, this guide and the discovery documents
 need no authentication (a handshake can hand you a token directly: section 6). A missing or rejected token is a 401 whose \`WWW-Authenticate\` header names
-the protected-resource metadata (${base}/.well-known/oauth-protected-resource/api/v1).
+the protected-resource metadata (${base}/.well-known/oauth-protected-resource/api/v1) and, where the
+endpoint needs one, the \`scope\` to ask for.
+
+**MCP clients.** The MCP endpoint is ${base}/mcp (Streamable HTTP; the base URL ${base}/ answers MCP
+too). Its 401 names ${base}/.well-known/oauth-protected-resource/mcp (the base URL's:
+${base}/.well-known/oauth-protected-resource) and the scopes \`knowledge chat\`; a token may be asked
+for any of the three resources (\`resource\` = ${base}/api/v1, ${base}/mcp or ${base}/) and works on
+all of them. A tool call that needs more is a 403 with \`error="insufficient_scope"\` and the scopes to
+ask for next (yours and the missing one). Then authorize as in section 2.
 
 ## 2. OAuth 2.0 authorization code with PKCE (recommended for AI clients)
 

@@ -1,14 +1,15 @@
 /**
- * RFC 9728 protected-resource metadata for the API, at /.well-known/oauth-protected-resource and
- * at its path-inserted form /.well-known/oauth-protected-resource/api/v1 (what the gateway's
- * WWW-Authenticate names). The resource is `${PUBLIC_URL}/api/v1`, the audience of every token.
+ * RFC 9728 protected-resource metadata for each identifier of the gateway (contracts'
+ * protected-resources.ts): the API at /.well-known/oauth-protected-resource/api/v1, the MCP
+ * endpoint at /.well-known/oauth-protected-resource/mcp, and the base URL at
+ * /.well-known/oauth-protected-resource, each at the path-inserted form of its identifier (what
+ * the gateway's WWW-Authenticate names and what an MCP client probes first). The MCP endpoint's
+ * and the base URL's documents suggest the MCP scopes first: the MCP SDK asks for
+ * `scopes_supported` when a 401 names none.
  */
+import type { ProtectedResourceName } from '@pag/contracts';
+import { MCP_CHALLENGE_SCOPES, PROTECTED_RESOURCES, protectedResourceId } from '@pag/contracts';
 import { STATIC_API_SCOPES } from '../provider/scopes.ts';
-
-export const PROTECTED_RESOURCE_PATHS = [
-  '/.well-known/oauth-protected-resource',
-  '/.well-known/oauth-protected-resource/api/v1',
-] as const;
 
 export interface ProtectedResourceMetadata {
   resource: string;
@@ -19,13 +20,33 @@ export interface ProtectedResourceMetadata {
   resource_documentation: string;
 }
 
-export function protectedResourceMetadata(publicUrl: string): ProtectedResourceMetadata {
+const NAMES: Record<ProtectedResourceName, string> = {
+  api: 'Personal API Gateway',
+  mcp: 'Personal API Gateway (MCP)',
+  base: 'Personal API Gateway',
+};
+
+/** Each metadata document by its path. */
+export function protectedResourceDocuments(publicUrl: string): Map<string, ProtectedResourceMetadata> {
+  const documents = new Map<string, ProtectedResourceMetadata>();
+  for (const name of Object.keys(PROTECTED_RESOURCES) as ProtectedResourceName[]) {
+    const path = `/.well-known/oauth-protected-resource${PROTECTED_RESOURCES[name]}`;
+    documents.set(path, protectedResourceMetadata(publicUrl, name));
+  }
+  return documents;
+}
+
+export function protectedResourceMetadata(
+  publicUrl: string,
+  name: ProtectedResourceName = 'api',
+): ProtectedResourceMetadata {
+  const mcpFirst = name === 'api' ? [] : [...MCP_CHALLENGE_SCOPES];
   return {
-    resource: `${publicUrl}/api/v1`,
+    resource: protectedResourceId(publicUrl, name),
     authorization_servers: [publicUrl],
-    scopes_supported: [...STATIC_API_SCOPES],
+    scopes_supported: [...new Set([...mcpFirst, ...STATIC_API_SCOPES])],
     bearer_methods_supported: ['header'],
-    resource_name: 'Personal API Gateway',
+    resource_name: NAMES[name],
     resource_documentation: `${publicUrl}/auth.md`,
   };
 }

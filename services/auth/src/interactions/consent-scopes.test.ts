@@ -1,12 +1,13 @@
 /**
- * Reading a consent prompt: scopes in plain words, only our API as a resource, and the CSP
+ * Reading a consent prompt: scopes in plain words, only the gateway as a resource, and the CSP
  * form-action source that lets the final redirect reach the client.
  */
 import { describe, expect, test } from '@jest/globals';
-import { AppError, describeScope } from '@pag/contracts';
+import { AppError, describeScope, protectedResourceIds } from '@pag/contracts';
 import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
 
 const API = 'https://gateway.example/api/v1';
+const GATEWAY = new Set(protectedResourceIds('https://gateway.example'));
 
 describe('readConsentRequest', () => {
   test('lists OIDC and API scopes once each, described in plain words', () => {
@@ -15,10 +16,11 @@ describe('readConsentRequest', () => {
         missingOIDCScope: ['openid', 'offline_access'],
         missingResourceScopes: { [API]: ['chat', 'services:mail:write', 'odd'] },
       },
-      API,
+      GATEWAY,
     );
     expect(request.oidcScopes).toEqual(['openid', 'offline_access']);
     expect(request.apiScopes).toEqual(['chat', 'services:mail:write', 'odd']);
+    expect(request.resource).toBe(API);
     expect(request.described.map((entry) => entry.scope)).toEqual([
       'openid',
       'offline_access',
@@ -31,9 +33,16 @@ describe('readConsentRequest', () => {
     expect(request.described[4]?.description).toBe('The permission "odd" (no description available).');
   });
 
-  test('refuses a resource other than our API', () => {
+  test('takes the MCP endpoint and the base URL as the gateway too, and names which was asked', () => {
+    for (const resource of ['https://gateway.example/mcp', 'https://gateway.example/']) {
+      const request = readConsentRequest({ missingResourceScopes: { [resource]: ['chat'] } }, GATEWAY);
+      expect(request).toMatchObject({ resource, apiScopes: ['chat'] });
+    }
+  });
+
+  test('refuses a resource other than the gateway', () => {
     expect(() =>
-      readConsentRequest({ missingResourceScopes: { 'https://elsewhere.example/': ['chat'] } }, API),
+      readConsentRequest({ missingResourceScopes: { 'https://elsewhere.example/': ['chat'] } }, GATEWAY),
     ).toThrow(AppError);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * What a consent prompt asks for, read from oidc-provider's prompt details: the OIDC scopes and
  * the scopes per resource that the owner has not granted yet, each with its plain-English line
- * from the scope catalogue. Only our API may appear as a resource: the provider's resource
- * indicator policy admits nothing else, and a grant for an unknown resource is refused here too.
+ * from the scope catalogue. Only the gateway may appear as a resource (under any of its three
+ * identifiers: the API, the MCP endpoint, the base URL; contracts' protected-resources.ts): the
+ * provider's resource indicator policy admits nothing else, and a grant for an unknown resource is
+ * refused here too.
  */
 import { AppError, describeScope } from '@pag/contracts';
 import type { ConsentScope } from './interaction-pages.ts';
@@ -15,8 +17,10 @@ const OIDC_SCOPE_WORDS: Record<string, string> = {
 export interface ConsentRequest {
   oidcScopes: string[];
   oidcClaims: string[];
-  /** Scopes on our API resource. */
+  /** Scopes on the gateway's resource. */
   apiScopes: string[];
+  /** The identifier the client named for the gateway (null: no resource scopes asked). */
+  resource: string | null;
   /** Everything above, described, in the order asked. */
   described: ConsentScope[];
 }
@@ -31,20 +35,25 @@ export function describeForConsent(scope: string): string {
   );
 }
 
-export function readConsentRequest(details: Record<string, unknown>, apiResource: string): ConsentRequest {
+export function readConsentRequest(
+  details: Record<string, unknown>,
+  gatewayResources: ReadonlySet<string>,
+): ConsentRequest {
   const oidcScopes = stringList(details.missingOIDCScope);
   const oidcClaims = stringList(details.missingOIDCClaims);
   const byResource = details.missingResourceScopes;
   let apiScopes: string[] = [];
+  let asked: string | null = null;
   if (typeof byResource === 'object' && byResource !== null) {
     for (const [resource, scopes] of Object.entries(byResource)) {
-      if (resource !== apiResource) {
+      if (!gatewayResources.has(resource) || (asked !== null && asked !== resource)) {
         throw new AppError(
           'INVALID_REQUEST',
           'The application asked for access to a resource this server does not know.',
         );
       }
       apiScopes = stringList(scopes);
+      asked = resource;
     }
   }
   const all = [...new Set([...oidcScopes, ...apiScopes])];
@@ -52,6 +61,7 @@ export function readConsentRequest(details: Record<string, unknown>, apiResource
     oidcScopes,
     oidcClaims,
     apiScopes,
+    resource: asked,
     described: all.map((scope) => ({ scope, description: describeForConsent(scope) })),
   };
 }

@@ -12,7 +12,7 @@
  *   the client: no form ever posts to another origin.
  */
 import { Router } from '@koa/router';
-import { AppError } from '@pag/contracts';
+import { AppError, protectedResourceId, protectedResourceIds } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
@@ -54,7 +54,8 @@ export function createInteractionRouter({
 }: InteractionRouterOptions): Router {
   const router = new Router();
   const issuer = provider.issuer.replace(/\/+$/, '');
-  const apiResource = `${issuer}/api/v1`;
+  const apiResource = protectedResourceId(issuer, 'api');
+  const gatewayResources = new Set(protectedResourceIds(issuer));
   const cookies: CookiePolicy = { secure: issuer.startsWith('https:') };
 
   async function interactionOf(ctx: Context): Promise<Interaction> {
@@ -109,7 +110,7 @@ export function createInteractionRouter({
         'This sign-in step is not supported. Go back to the application.',
       );
     }
-    const request = readConsentRequest(interaction.prompt.details, apiResource);
+    const request = readConsentRequest(interaction.prompt.details, gatewayResources);
     const accountId = interaction.session?.accountId;
     const account = accountId ? await accounts.findById(accountId) : null;
     sendPage(
@@ -162,13 +163,15 @@ export function createInteractionRouter({
         'There is nothing to allow at this step. Go back to the application.',
       );
     }
-    const request = readConsentRequest(interaction.prompt.details, apiResource);
+    const request = readConsentRequest(interaction.prompt.details, gatewayResources);
     const clientId = String(interaction.params.client_id);
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
     if (request.oidcScopes.length > 0) grant.addOIDCScope(request.oidcScopes.join(' '));
     if (request.oidcClaims.length > 0) grant.addOIDCClaims(request.oidcClaims);
-    if (request.apiScopes.length > 0) grant.addResourceScope(apiResource, request.apiScopes.join(' '));
+    // The identifier the client asked for (the token's audience); the API when it named none.
+    const resource = request.resource ?? apiResource;
+    if (request.apiScopes.length > 0) grant.addResourceScope(resource, request.apiScopes.join(' '));
     const grantId = await grant.save();
     const client = await provider.Client.find(clientId);
     await agents.recordConsent(
@@ -176,7 +179,7 @@ export function createInteractionRouter({
         accountId,
         clientId,
         name: clientNameOf(client, clientId),
-        scopes: grant.getResourceScope(apiResource).split(' ').filter(Boolean),
+        scopes: grant.getResourceScope(resource).split(' ').filter(Boolean),
       },
       ownerRequest(ctx),
     );

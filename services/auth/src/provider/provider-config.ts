@@ -102,7 +102,11 @@ export function providerConfiguration(options: ProviderConfigOptions): Configura
       clientCredentials: { enabled: false },
       deviceFlow: { enabled: false },
       claimsParameter: { enabled: false },
-      resourceIndicators: resourceIndicators(apiResource, config.accessTokenTtlSeconds),
+      resourceIndicators: resourceIndicators(
+        new URL(apiResource).origin,
+        apiResource,
+        config.accessTokenTtlSeconds,
+      ),
     },
   };
 }

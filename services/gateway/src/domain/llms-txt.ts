@@ -2,7 +2,14 @@
  * /llms.txt: a plain guide an LLM agent can follow from the base URL alone, in the llms.txt
  * convention (a title, a summary in a blockquote, then sections of links and rules).
  */
-import { AGENT_CONDUCT_RULE, API_PREFIX, documentedScope, RouteTable, ScopeCatalogue } from '@pag/contracts';
+import {
+  AGENT_CONDUCT_RULE,
+  API_PREFIX,
+  documentedScope,
+  MCP_PATH,
+  RouteTable,
+  ScopeCatalogue,
+} from '@pag/contracts';
 import { GATEWAY_NAME, URL_WARNING } from './public-documents.ts';
 
 export function llmsTxt(baseUrl: string): string {
@@ -41,6 +48,10 @@ ${URL_WARNING(baseUrl)}
    Without \`codeChallenge\`, the owner shares the token with you instead. Details: ${baseUrl}/auth.md, section 6.
 4. OAuth 2.1 clients: discovery at ${baseUrl}/.well-known/oauth-authorization-server
    (authorization code with PKCE S256 and dynamic client registration).
+5. MCP clients: the MCP endpoint is ${baseUrl}${MCP_PATH} (the base URL ${baseUrl}/ answers MCP too), Streamable
+   HTTP, OAuth as in the MCP authorization spec (a 401 names the resource metadata and the scopes to ask for;
+   a tool beyond your scopes is a 403 insufficient_scope challenge naming the scope). Every tool is one of
+   the endpoints below, with the same scopes, limits and errors.
 
 ## Errors
 

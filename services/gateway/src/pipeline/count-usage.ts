@@ -1,6 +1,7 @@
 /**
  * After the scope check: every authenticated request counts against its agent's UTC day and
- * month, limits or not (the owner's dashboard shows the usage). The decision is the usage
+ * month, limits or not (the owner's dashboard shows the usage); only a route that says
+ * countsUsage: false (the MCP endpoint, whose tool calls are requests of their own) is not. The decision is the usage
  * charger's (store/usage-charger.ts), the same a trigger run is charged by: exact across every
  * replica (docs/adr/0016-exact-limits-across-replicas.md).
  *
@@ -18,8 +19,9 @@ import { state } from './state.ts';
 
 export function countUsage(charger: UsageCharger | undefined, logger: Logger): RequestHandler {
   return async (_req: Request, res: Response, next: NextFunction) => {
-    const { identity, requestId } = state(res);
-    if (identity === undefined) return next();
+    const { identity, requestId, route } = state(res);
+    // The MCP endpoint: its tool calls are counted, each as the request it makes.
+    if (identity === undefined || route?.countsUsage === false) return next();
     if (charger === undefined) return next(uncountable());
     const now = new Date();
     const { limits } = identity;

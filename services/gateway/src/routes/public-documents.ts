@@ -25,6 +25,7 @@ export function publicDocumentHandlers(options: { publicUrl: string }): Map<stri
   return new Map<string, LocalHandler>([
     ['discoveryIndex', index],
     ['discoveryIndexAlias', index],
+    ['discoveryIndexAtBase', index],
     ['quickStart', json(quickStart(publicUrl))],
     ['capabilities', json(publicCapabilities(GATEWAY_VERSION))],
     ['openapi', json(buildOpenApiDocument({ serverUrl: publicUrl, version: GATEWAY_VERSION }))],
