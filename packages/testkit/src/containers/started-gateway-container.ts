@@ -12,7 +12,6 @@ import type { ContainerRuntimeClient, StartedNetwork, StartedTestContainer } fro
 import { GenericContainer, Network, Wait } from 'testcontainers';
 import { dockerClient, INSTANCE_LABEL, requireImages, runOneShot } from './docker.ts';
 import { TcpFront } from './front.ts';
-import type { GatewayContainerSettings } from './gateway-container.ts';
 import type { OwnerOptions } from './owner.ts';
 import { Owner } from './owner.ts';
 import { Replica } from './replica.ts';
@@ -36,8 +35,8 @@ const POSTGRES_IMAGE = 'local/postgres:15';
 const NATS_TEST_USER = 'tester';
 /** A service on two shared cores, beside the others starting, takes some seconds; a stuck one fails here. */
 const STARTUP_TIMEOUT_MS = 120_000;
-/** What stop() gives a service to drain after SIGTERM before Docker kills it. */
-const STOP_TIMEOUT_S = 10;
+/** What stop() gives a container to drain after SIGTERM before Docker kills it (testcontainers takes ms). */
+const STOP_TIMEOUT_MS = 10_000;
 
 /**
  * compose's `init: true` and `read_only: true`: testcontainers has no builder for either
@@ -52,6 +51,15 @@ class ComposeLikeContainer extends GenericContainer {
   }
 }
 
+/** What GatewayContainer's builder decided. */
+export interface GatewayContainerSettings {
+  readonly imageTag: string;
+  /** Every service to run, the gateway and the auth service among them. */
+  readonly services: readonly ServiceName[];
+  readonly replicas: number;
+  readonly env: Readonly<Record<string, string>>;
+}
+
 /** What a restart (restart.ts) needs of a running GatewayContainer. */
 export interface GatewayContainerInternals {
   readonly client: ContainerRuntimeClient;
@@ -61,6 +69,8 @@ export interface GatewayContainerInternals {
   readonly replicas: ReadonlyMap<ServiceName, readonly Replica[]>;
   /** Starts a container for `replica` (its service's image and environment) and waits for /readyz. */
   startContainer(replica: Replica): Promise<StartedTestContainer>;
+  /** Takes the replica out of the front at once, then stops its container (SIGTERM, 10 s to drain). */
+  stopReplica(replica: Replica): Promise<void>;
 }
 
 const internals = new WeakMap<StartedGatewayContainer, GatewayContainerInternals>();
@@ -206,7 +216,7 @@ export async function startGatewayContainer(
     // Built inside: a builder that throws fails its part only after the others settled.
     const started = async (make: () => GenericContainer) => {
       const running = await make().start();
-      teardown.add(() => running.stop({ timeout: STOP_TIMEOUT_S }));
+      teardown.add(() => running.stop({ timeout: STOP_TIMEOUT_MS }));
       return running;
     };
     const [postgres, nats] = await settled([
@@ -285,7 +295,7 @@ export async function startGatewayContainer(
       pag,
       stop: () => teardown.run(),
     });
-    internals.set(gw, { client, network, settings, replicas, startContainer });
+    internals.set(gw, { client, network, settings, replicas, startContainer, stopReplica });
     return gw;
   } catch (error) {
     await teardown.run().catch(() => undefined);
@@ -310,7 +320,7 @@ async function stopReplica(replica: Replica): Promise<void> {
   const container = replica.container;
   replica.ready = false;
   replica.container = undefined;
-  await container?.stop({ timeout: STOP_TIMEOUT_S });
+  await container?.stop({ timeout: STOP_TIMEOUT_MS });
 }
 
 function postgresContainer(
