@@ -44,11 +44,18 @@ test('compose.yaml starts the system and the gateway answers on its published po
     .withProjectName(project)
     .withEnvironmentFile(envFile)
     .withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } })
-    // the image's HEALTHCHECK (/healthz on the ops port): the port itself is not published
-    .withWaitStrategy(`${project}_gateway_1`, Wait.forHealthCheck())
+    // The gateway's own line once it serves (its ops port is not published, and the image's
+    // HEALTHCHECK may read "unhealthy" for a while on a loaded machine, which fails testcontainers' wait)
+    .withWaitStrategy(`${project}_gateway_1`, Wait.forLogMessage(/gateway ready/))
     .withStartupTimeout(180_000);
   try {
-    const started = await environment.up();
+    const started = await environment.up().catch(async (error: unknown) => {
+      // testcontainers downs the project when a wait fails, not when `up` itself does
+      await promisify(execFile)('docker-compose', ['--env-file', envFile, '-p', project, 'down', '-v'], {
+        cwd: DEPLOY,
+      }).catch(() => undefined);
+      throw error;
+    });
     try {
       const index = await fetch(`http://127.0.0.1:${port}/api/v1/`);
       expect(index.status).toBe(200);
