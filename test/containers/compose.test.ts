@@ -51,9 +51,13 @@ test('compose.yaml starts the system and the gateway answers on its published po
   try {
     const started = await environment.up().catch(async (error: unknown) => {
       // testcontainers downs the project when a wait fails, not when `up` itself does
-      await promisify(execFile)('docker-compose', ['--env-file', envFile, '-p', project, 'down', '-v'], {
-        cwd: DEPLOY,
-      }).catch(() => undefined);
+      await promisify(execFile)(
+        'docker-compose',
+        ['--env-file', envFile, '-f', 'compose.yaml', '-p', project, 'down', '-v'],
+        {
+          cwd: DEPLOY,
+        },
+      ).catch(() => undefined);
       throw error;
     });
     try {
