@@ -4,6 +4,9 @@
 
 const project = {
   testEnvironment: 'node',
+  // deploy/build.sh leaves each image's build context (copies of the workspace packages) there;
+  // jest's module map would find every package twice and refuse to resolve them.
+  modulePathIgnorePatterns: ['<rootDir>/deploy/.build/'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
