@@ -10,7 +10,7 @@ import { pagCommand } from '../../../packages/stack/test/support/pag.ts';
 import type { RunningTarget, StoryTarget } from './target.ts';
 import { storyTarget } from './target.ts';
 
-const START_TIMEOUT_MS = 60_000;
+const TIMEOUTS = { startMs: 60_000, stopMs: 30_000 };
 
 async function startProcessTarget(): Promise<RunningTarget> {
   const stack = await startStackProcess();
@@ -42,5 +42,5 @@ async function startProcessTarget(): Promise<RunningTarget> {
 
 /** The embedded stack as a process, started before the file's stories and stopped after. */
 export function processTarget(): StoryTarget {
-  return storyTarget(startProcessTarget, START_TIMEOUT_MS);
+  return storyTarget(startProcessTarget, TIMEOUTS);
 }

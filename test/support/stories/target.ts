@@ -40,20 +40,24 @@ export interface StoryTarget {
   pag(...argv: string[]): Promise<string[]>;
 }
 
+export interface StoryTargetTimeouts {
+  startMs: number;
+  stopMs: number;
+}
+
 /**
- * The target of a test file's stories: `start` runs before the first story (within
- * `startTimeoutMs`), the target stops after the last. Stories read it only inside their hooks and
- * tests, once it runs.
+ * The target of a test file's stories: `start` runs before the first story, the target stops
+ * after the last. Stories read it only inside their hooks and tests, once it runs.
  */
-export function storyTarget(start: () => Promise<RunningTarget>, startTimeoutMs: number): StoryTarget {
+export function storyTarget(start: () => Promise<RunningTarget>, timeouts: StoryTargetTimeouts): StoryTarget {
   let running: RunningTarget | undefined;
   const answers: Answer[] = [];
   beforeAll(async () => {
     running = await start();
-  }, startTimeoutMs);
+  }, timeouts.startMs);
   afterAll(async () => {
     await running?.stop();
-  });
+  }, timeouts.stopMs);
   const started = (): RunningTarget => {
     if (running === undefined) throw new Error('the story target is not running (did its start fail?)');
     return running;
