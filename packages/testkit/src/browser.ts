@@ -100,7 +100,8 @@ export class Browser {
     const forms = parseForms(page);
     const form =
       actionPart === undefined ? forms[0] : forms.find((f) => f.action.pathname.includes(actionPart));
-    if (form === undefined) throw new Error(`no form ${actionPart ?? ''} on ${page.url}:\n${page.html}`);
+    if (form === undefined)
+      throw new Error(`no form ${actionPart ?? ''} on ${page.url} (${page.status}):\n${page.html}`);
     for (const [name, value] of Object.entries(values)) form.fields.set(name, value);
     const body = new URLSearchParams([...form.fields]);
     if (form.method === 'get') {
