@@ -5,7 +5,7 @@
  * port, and `down -v` leaves no container and no volume of the project.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,12 @@ import { envFileLines } from '../../packages/testkit/src/containers/secrets.ts';
 
 const docker = async (...args: string[]) => (await promisify(execFile)('docker', args)).stdout.trim();
 const DEPLOY = fileURLToPath(new URL('../../deploy/', import.meta.url));
-const TAG = process.env.PAG_IMAGE_TAG || '0.1.0';
+
+/** The images' tag, as deploy/build.sh picks it: PAG_IMAGE_TAG, else the project's version. */
+async function imageTag(): Promise<string> {
+  const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+  return process.env.PAG_IMAGE_TAG || version;
+}
 
 test('compose.yaml starts the system and the gateway answers on its published port', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'pag-compose-'));
@@ -27,7 +32,7 @@ test('compose.yaml starts the system and the gateway answers on its published po
   await writeFile(
     envFile,
     envFileLines({
-      PAG_VERSION: TAG,
+      PAG_VERSION: await imageTag(),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       GATEWAY_PORT: String(port),
       ...generateDeploymentSecrets(),
