@@ -46,7 +46,7 @@ export function auditStory(target: StoryTarget): void {
             expect(unwritten).toEqual([]);
             return rows;
           },
-          { what: 'the audit log holds a row for every answer', timeoutMs: 20_000, intervalMs: 200 },
+          { what: 'the audit log holds a row for every answer', timeoutMs: 60_000, intervalMs: 200 },
         );
         expect(rowProblems(answers, rows)).toEqual([]);
         const [before] = await db.$queryRaw<{ rows: bigint }[]>`SELECT count(*) AS rows FROM audit.records`;
@@ -57,6 +57,7 @@ export function auditStory(target: StoryTarget): void {
       } finally {
         await db.$disconnect();
       }
-    });
+      // The wait for the rows, then `pag audit verify` (against containers: a container of its own).
+    }, 180_000);
   });
 }

@@ -50,7 +50,8 @@ export function contextStory(target: StoryTarget): void {
         ).at(-1) ?? '';
       aliceToken = await token(ALICE.email, '--daily', String(DAILY));
       bobToken = await token(BOB.email);
-    }, 60_000);
+      // Four `pag` commands: against containers each is a container of its own, started on a busy machine.
+    }, 180_000);
 
     test('a fresh account, then a note, then the limit (requests counted: 6 pass, the 7th is 429)', async () => {
       // 1: the fresh account's context.
