@@ -80,6 +80,8 @@ export async function startStack(env: Env): Promise<RunningStack> {
       const running = await wiring.start(service, { bus, metrics: ops.metrics, logLevel: config.logLevel });
       shutdown.add(service.definition.name, () => running.close());
     }
+    // Only now: before, the ops listener would call the stack ready while its services still start.
+    ops.health.markStarted();
     shutdown.add('readiness', () => ops.health.markShuttingDown());
     const auth = wiring.started(authService);
     const proxy = wiring.started(proxyService);

@@ -102,6 +102,8 @@ describe('embedded stack', () => {
       // Another loopback address of this host: refused by a listener bound to 127.0.0.1 only.
       expect(await connects('127.0.0.2', listening)).toBe(false);
     }
+    // Started (its ready line came): ready for traffic too, not left "starting".
+    expect(await (await fetch(`http://127.0.0.1:${opsPort}/readyz`)).json()).toMatchObject({ ready: true });
   });
 
   test('a bad environment stops start-up with every bad key named', async () => {

@@ -32,10 +32,13 @@ export class Browser {
   readonly #cookies = new Map<string, StoredCookie>();
   /** Sent with every request (e.g. X-Forwarded-* in tests of a service behind the gateway). */
   readonly headers: Record<string, string>;
+  readonly #fetch: typeof fetch;
 
-  constructor(base: string, headers: Record<string, string> = {}) {
+  /** `send` makes every request (global fetch unless given: e.g. one that notes each answer). */
+  constructor(base: string, headers: Record<string, string> = {}, send: typeof fetch = fetch) {
     this.#base = base;
     this.headers = headers;
+    this.#fetch = send;
   }
 
   cookie(name: string): StoredCookie | undefined {
@@ -53,7 +56,7 @@ export class Browser {
     for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
     const cookie = this.#cookieHeader(url.pathname);
     if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.#fetch(url, { ...init, headers, redirect: 'manual' });
     this.#store(response, url.pathname);
     return response;
   }
@@ -97,7 +100,8 @@ export class Browser {
     const forms = parseForms(page);
     const form =
       actionPart === undefined ? forms[0] : forms.find((f) => f.action.pathname.includes(actionPart));
-    if (form === undefined) throw new Error(`no form ${actionPart ?? ''} on ${page.url}:\n${page.html}`);
+    if (form === undefined)
+      throw new Error(`no form ${actionPart ?? ''} on ${page.url} (${page.status}):\n${page.html}`);
     for (const [name, value] of Object.entries(values)) form.fields.set(name, value);
     const body = new URLSearchParams([...form.fields]);
     if (form.method === 'get') {

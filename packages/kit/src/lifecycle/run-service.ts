@@ -41,6 +41,8 @@ export function runService<S extends z.ZodRawShape, C extends ServiceProcessConf
     });
     const service = await definition.start({ config, bus, logger, metrics: ops.metrics });
     shutdown.add(name, () => service.close());
+    // Only now: before, the ops listener would call the process ready while its service still starts.
+    ops.health.markStarted();
     shutdown.add('readiness', () => ops.health.markShuttingDown());
     const { names, fields } = readyLine(definition, service, ops.port);
     logger.info({ ...fields, opsPort: ops.port }, `${name} ready`);

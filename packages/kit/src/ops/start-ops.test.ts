@@ -19,6 +19,18 @@ describe('ops listener', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  test('/readyz is 503 until the process marks its services started', async () => {
+    const starting = await fetch(`${url}/readyz`);
+    expect(starting.status).toBe(503);
+    expect(await starting.json()).toEqual({
+      status: 'not ready',
+      ready: false,
+      checks: { start: 'starting' },
+    });
+    ops.health.markStarted();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+  });
+
   test('/readyz follows the readiness checks, then shutdown', async () => {
     let databaseUp = true;
     ops.health.addReadinessCheck('database', () => {
