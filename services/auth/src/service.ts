@@ -107,7 +107,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     logger.info({ url, publicUrl, signingKeys: core.signingKeyIds }, 'auth listening');
 
     const close = async () => {
-      await closeServer(server);
+      await closeServer(server, { drainMs: config.shutdownDrainMs });
       await closeSubscriptions(subscriptions);
       await relay.close();
       await auditRelay.close();

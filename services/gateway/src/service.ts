@@ -132,7 +132,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   );
 
   const close = async () => {
-    await closeServer(server);
+    await closeServer(server, { drainMs: config.shutdownDrainMs });
     await Promise.all(usageQuery.map((subscription) => subscription.close()));
     await introspection?.close();
     await purge?.stop();
