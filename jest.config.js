@@ -4,6 +4,9 @@
 
 const project = {
   testEnvironment: 'node',
+  // deploy/build.sh leaves each image's build context there, with copies of our packages (same
+  // names: jest's module map would refuse them as duplicates).
+  modulePathIgnorePatterns: ['<rootDir>/deploy/.build/'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
@@ -25,6 +28,16 @@ const config = {
     {
       ...project,
       testMatch: ['<rootDir>/{packages,services}/*/{src,test}/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/test/containers/'],
+    },
+    // The container tests: the gateway's images under testcontainers (packages/testkit's
+    // GatewayContainer) and compose. They need a Docker engine and the images (`pnpm images`;
+    // `scripts/setup.sh --test` builds them), and fail saying so when either is missing.
+    {
+      ...project,
+      displayName: 'containers',
+      testMatch: ['<rootDir>/test/containers/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/containers/ryuk-off.setup.ts'],
     },
     {
       ...project,

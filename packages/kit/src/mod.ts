@@ -45,6 +45,7 @@ export type {
   NatsCredentials,
   NatsCredentialsValues,
   NatsPermissions,
+  NatsServerConfigOptions,
   ReplyStream,
   RequestHandler,
   RequestMessage,

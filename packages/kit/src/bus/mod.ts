@@ -9,7 +9,7 @@ export type { NatsBusOptions } from './nats-bus.ts';
 export { NatsBus } from './nats-bus.ts';
 export type { NatsCredentials, NatsCredentialsValues } from './nats-credentials.ts';
 export { natsCredentialsEnv, natsCredentialsFrom } from './nats-credentials.ts';
-export type { NatsPermissions } from './nats-server-config.ts';
+export type { NatsPermissions, NatsServerConfigOptions } from './nats-server-config.ts';
 export { natsPermissions, renderNatsServerConfig } from './nats-server-config.ts';
 export {
   InvalidReplyError,

@@ -116,14 +116,32 @@ function allowResponses(permission: boolean | ResponsePermission): string[] {
   return [`        allow_responses: { max: ${permission.max}, expires: "${permission.expiresMs / 1000}s" }`];
 }
 
+export interface NatsServerConfigOptions {
+  /**
+   * A user with no permissions block (nats-server allows it everything), password
+   * `$NATS_<NAME>_PASSWORD`: for tests that watch the bus (the testkit's GatewayContainer), never
+   * in deploy/nats/nats-server.conf.
+   */
+  superuser?: string;
+}
+
+const passwordVariable = (user: string) => `$NATS_${user.toUpperCase()}_PASSWORD`;
+
 /** The whole configuration file's text. */
-export function renderNatsServerConfig(table: readonly SubjectRoute[]): string {
+export function renderNatsServerConfig(
+  table: readonly SubjectRoute[],
+  options: NatsServerConfigOptions = {},
+): string {
+  const superuser = options.superuser;
+  const superusers = superuser
+    ? [`    {\n      user: ${superuser}\n      password: ${passwordVariable(superuser)}\n    }`]
+    : [];
   const users = NATS_USERS.map((user) => {
     const permissions = natsPermissions(user, table);
     const lines = [
       `    {`,
       `      user: ${user}`,
-      `      password: $NATS_${user.toUpperCase()}_PASSWORD`,
+      `      password: ${passwordVariable(user)}`,
       `      permissions: {`,
       `        publish: { allow: ${list(permissions.publish, '        ')} }`,
       `        subscribe: { allow: ${list(permissions.subscribe, '        ')} }`,
@@ -148,7 +166,7 @@ export function renderNatsServerConfig(table: readonly SubjectRoute[]): string {
     '',
     'authorization {',
     '  users = [',
-    users.join(',\n'),
+    [...users, ...superusers].join(',\n'),
     '  ]',
     '}',
     '',
