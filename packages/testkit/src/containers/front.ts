@@ -19,6 +19,11 @@ export interface FrontBackend {
 /** How often each backend's /readyz is asked (a readiness probe's period, shortened for tests). */
 const POLL_INTERVAL_MS = 200;
 const PROBE_TIMEOUT_MS = 1_000;
+/**
+ * How long a replica keeps answering after SIGTERM (SHUTDOWN_DRAIN_MS of the kit's containers):
+ * its readiness is 503 from the start, so within a poll or two the front sends it nothing new.
+ */
+export const FRONT_DRAIN_MS = 5 * POLL_INTERVAL_MS;
 
 export class TcpFront {
   readonly #server: Server;
