@@ -126,7 +126,7 @@ async function sendOne(
       return answer;
     }
     if (answer.status !== 503 || answer.retryAfter === null || attempt >= RESENDS) {
-      report.failures.push(`${kind}: ${answer.status} (request ${answer.requestId}, attempt ${attempt + 1})`);
+      report.failures.push(`${describe(answer)} (request ${answer.requestId}, attempt ${attempt + 1})`);
       return answer;
     }
     await sleep(Number(answer.retryAfter) * 1000);
@@ -168,6 +168,8 @@ test('every service restarted one replica at a time under load: no 5xx but retri
     requests: answers.length,
     byStatus: countBy(answers.map((answer) => String(answer.status))),
     retriedAfter503: report.retried + runReport.retried,
+    // Which requests met a 503, and why (the error code and message).
+    unavailable: answers.filter((answer) => answer.status >= 500).map(describe),
     runsAsked: runs.length,
     distinctRuns: new Set(runs).size,
   };
@@ -214,6 +216,17 @@ test('every service restarted one replica at a time under load: no 5xx but retri
     await triggerDb.$disconnect();
   }
 }, 900_000);
+
+/** A 5xx answer in a line: what was asked, the status, the error's code and message. */
+function describe(answer: Answer): string {
+  let error: { code?: string; message?: string } = {};
+  try {
+    error = (JSON.parse(answer.body) as { error?: typeof error }).error ?? {};
+  } catch {
+    // not the error body: the line says so by its absence
+  }
+  return `${answer.kind} ${answer.status} ${error.code ?? '-'}: ${error.message ?? answer.body.slice(0, 80)}`;
+}
 
 function countBy(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
