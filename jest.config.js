@@ -28,7 +28,7 @@ const config = {
     {
       ...project,
       testMatch: ['<rootDir>/{packages,services}/*/{src,test}/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/test/containers/'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/containers/'],
     },
     // The container tests: the gateway's images under testcontainers (packages/testkit's
     // GatewayContainer) and compose. They need a Docker engine and the images (`pnpm images`;

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServiceName } from './services.ts';
 import { REQUIRED_SERVICES, SERVICE_NAMES } from './services.ts';
-import type { StartedGatewayContainer } from './started-gateway-container.ts';
+import type { GatewayContainerSettings, StartedGatewayContainer } from './started-gateway-container.ts';
 import { startGatewayContainer } from './started-gateway-container.ts';
 
 const PACKAGE_VERSION: string = JSON.parse(
@@ -20,14 +20,6 @@ const PACKAGE_VERSION: string = JSON.parse(
 ).version;
 
 export type ServiceSelection = 'all' | readonly ServiceName[];
-
-export interface GatewayContainerSettings {
-  readonly imageTag: string;
-  /** Every service to run, the gateway and the auth service among them. */
-  readonly services: readonly ServiceName[];
-  readonly replicas: number;
-  readonly env: Readonly<Record<string, string>>;
-}
 
 export class GatewayContainer {
   #imageTag: string | undefined;

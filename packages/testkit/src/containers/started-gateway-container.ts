@@ -6,19 +6,31 @@
  * tmpfs). Stop (or dispose) removes every container, the network and the front.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SubjectTable } from '@pag/contracts';
-import { renderNatsServerConfig } from '@pag/kit';
-import type { ContainerRuntimeClient, StartedNetwork, StartedTestContainer } from 'testcontainers';
-import { GenericContainer, Network, Wait } from 'testcontainers';
+import type {
+  ContainerRuntimeClient,
+  GenericContainer,
+  StartedNetwork,
+  StartedTestContainer,
+} from 'testcontainers';
+import { Network, Wait } from 'testcontainers';
 import { dockerClient, INSTANCE_LABEL, requireImages, runOneShot } from './docker.ts';
 import { FRONT_DRAIN_MS, TcpFront } from './front.ts';
-import type { GatewayContainerSettings } from './gateway-container.ts';
 import type { OwnerOptions } from './owner.ts';
 import { Owner } from './owner.ts';
+import {
+  ComposeLikeContainer,
+  NATS_IMAGE,
+  NATS_TEST_USER,
+  natsContainer,
+  POSTGRES_IMAGE,
+  postgresContainer,
+  STARTUP_TIMEOUT_MS,
+  settled,
+  Teardown,
+} from './parts.ts';
 import { Replica } from './replica.ts';
 import type { RestartOptions } from './restart.ts';
 import { restartReplicas } from './restart.ts';
-import type { DeploymentSecrets } from './secrets.ts';
 import { generateDeploymentSecrets } from './secrets.ts';
 import type { DeploymentContext, ServiceName } from './services.ts';
 import {
@@ -26,32 +38,20 @@ import {
   databaseUrl,
   HTTP_PORTS,
   migrateEnvironment,
-  NATS_HOST,
   OPS_PORT,
-  POSTGRES_HOST,
   serviceEnvironment,
 } from './services.ts';
 
-const NATS_IMAGE = 'local/nats:2.9';
-const POSTGRES_IMAGE = 'local/postgres:15';
-/** The NATS user of natsCredentials, allowed everything. */
-const NATS_TEST_USER = 'tester';
-/** A service on two shared cores, beside the others starting, takes some seconds; a stuck one fails here. */
-const STARTUP_TIMEOUT_MS = 120_000;
-/** What stop() gives a service to drain after SIGTERM before Docker kills it. */
-const STOP_TIMEOUT_S = 10;
+/** What stop() gives a container to drain after SIGTERM before Docker kills it (testcontainers takes ms). */
+const STOP_TIMEOUT_MS = 10_000;
 
-/**
- * compose's `init: true` and `read_only: true`: testcontainers has no builder for either
- * (generic-container.d.ts), so they go into the host config it passes to Docker as is.
- */
-class ComposeLikeContainer extends GenericContainer {
-  constructor(image: string) {
-    super(image);
-    this.hostConfig.Init = true;
-    this.hostConfig.ReadonlyRootfs = true;
-    this.withTmpFs({ '/tmp': '' });
-  }
+/** What GatewayContainer's builder decided. */
+export interface GatewayContainerSettings {
+  readonly imageTag: string;
+  /** Every service to run, the gateway and the auth service among them. */
+  readonly services: readonly ServiceName[];
+  readonly replicas: number;
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /** What a restart (restart.ts) needs of a running GatewayContainer. */
@@ -63,6 +63,8 @@ export interface GatewayContainerInternals {
   readonly replicas: ReadonlyMap<ServiceName, readonly Replica[]>;
   /** Starts a container for `replica` (its service's image and environment) and waits for /readyz. */
   startContainer(replica: Replica): Promise<StartedTestContainer>;
+  /** Takes the replica out of the front at once, then stops its container (SIGTERM, 10 s to drain). */
+  stopReplica(replica: Replica): Promise<void>;
 }
 
 const internals = new WeakMap<StartedGatewayContainer, GatewayContainerInternals>();
@@ -162,30 +164,11 @@ export class StartedGatewayContainer implements AsyncDisposable {
   }
 }
 
-/** Whatever start() made so far, undone in reverse order (also when start fails half-way). */
-class Teardown {
-  readonly #steps: (() => Promise<unknown>)[] = [];
-  #done: Promise<void> | undefined;
-
-  add(step: () => Promise<unknown>): void {
-    this.#steps.push(step);
-  }
-
-  run(): Promise<void> {
-    this.#done ??= (async () => {
-      const failures: unknown[] = [];
-      for (const step of this.#steps.splice(0).reverse()) await step().catch((error) => failures.push(error));
-      if (failures.length > 0)
-        throw new AggregateError(failures, 'GatewayContainer: some parts did not stop');
-    })();
-    return this.#done;
-  }
-}
-
-const ryukHint = () =>
-  process.env.TESTCONTAINERS_RYUK_DISABLED === 'true'
-    ? ''
-    : ' (without a registry, set TESTCONTAINERS_RYUK_DISABLED=true: the Ryuk image cannot be pulled)';
+/** testcontainers starts its reaper (Ryuk) with the first container; with no registry, its pull fails. */
+const ryukHint = (error: unknown) =>
+  error instanceof Error && /ryuk/i.test(error.message) && process.env.TESTCONTAINERS_RYUK_DISABLED !== 'true'
+    ? ' (without a registry, set TESTCONTAINERS_RYUK_DISABLED=true: the Ryuk image cannot be pulled)'
+    : '';
 
 export async function startGatewayContainer(
   settings: GatewayContainerSettings,
@@ -220,7 +203,7 @@ export async function startGatewayContainer(
     // Built inside: a builder that throws fails its part only after the others settled.
     const started = async (make: () => GenericContainer) => {
       const running = await make().start();
-      teardown.add(() => running.stop({ timeout: STOP_TIMEOUT_S }));
+      teardown.add(() => running.stop({ timeout: STOP_TIMEOUT_MS }));
       return running;
     };
     const [postgres, nats] = await settled([
@@ -306,82 +289,18 @@ export async function startGatewayContainer(
         restartReplicas(service, { client, replicas: replicas.get(service) ?? [], startContainer }, options),
       stop: () => teardown.run(),
     });
-    internals.set(gw, { client, network, settings, replicas, startContainer });
+    internals.set(gw, { client, network, settings, replicas, startContainer, stopReplica });
     return gw;
   } catch (error) {
     await teardown.run().catch(() => undefined);
-    if (error instanceof Error) error.message += ryukHint();
+    if (error instanceof Error) error.message += ryukHint(error);
     throw error;
   }
-}
-
-/**
- * Promise.all that waits for every part before failing: a container still starting when another
- * failed would otherwise be left behind by the teardown.
- */
-async function settled<T extends readonly unknown[]>(
-  parts: readonly [...{ [K in keyof T]: Promise<T[K]> }],
-): Promise<T> {
-  const results = await Promise.allSettled(parts);
-  for (const result of results) if (result.status === 'rejected') throw result.reason;
-  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 async function stopReplica(replica: Replica): Promise<void> {
   const container = replica.container;
   replica.ready = false;
   replica.container = undefined;
-  await container?.stop({ timeout: STOP_TIMEOUT_S });
-}
-
-function postgresContainer(
-  secrets: DeploymentSecrets,
-  network: StartedNetwork,
-  labels: Record<string, string>,
-) {
-  return new GenericContainer(POSTGRES_IMAGE)
-    .withNetwork(network)
-    .withNetworkAliases(POSTGRES_HOST)
-    .withLabels(labels)
-    .withEnvironment({
-      POSTGRES_USER: DATABASE_USER,
-      POSTGRES_DB: 'pag',
-      POSTGRES_PASSWORD: secrets.POSTGRES_PASSWORD,
-    })
-    .withExposedPorts(5432)
-    .withWaitStrategy(Wait.forHealthCheck())
-    .withStartupTimeout(STARTUP_TIMEOUT_MS);
-}
-
-/**
- * nats-server with JetStream and the deployment's configuration (each service its own user and
- * subjects, rendered from the contracts as deploy/nats/nats-server.conf is) plus the test user.
- */
-function natsContainer(
-  secrets: DeploymentSecrets,
-  testPassword: string,
-  network: StartedNetwork,
-  labels: Record<string, string>,
-) {
-  // nats-server reads each password variable as a configuration value: a quoted string
-  const passwords = Object.fromEntries(
-    Object.entries({ ...secrets, [`NATS_${NATS_TEST_USER.toUpperCase()}_PASSWORD`]: testPassword })
-      .filter(([name]) => name.startsWith('NATS_'))
-      .map(([name, value]) => [name, `"${value}"`]),
-  );
-  return new GenericContainer(NATS_IMAGE)
-    .withNetwork(network)
-    .withNetworkAliases(NATS_HOST)
-    .withLabels(labels)
-    .withCopyContentToContainer([
-      {
-        content: renderNatsServerConfig(SubjectTable, { superuser: NATS_TEST_USER }),
-        target: '/etc/nats/nats-server.conf',
-      },
-    ])
-    .withCommand(['-c', '/etc/nats/nats-server.conf', '-p', '4222', '-m', '8222', '-js', '-sd', '/tmp/nats'])
-    .withEnvironment(passwords)
-    .withExposedPorts(4222)
-    .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
-    .withStartupTimeout(STARTUP_TIMEOUT_MS);
+  await container?.stop({ timeout: STOP_TIMEOUT_MS });
 }
