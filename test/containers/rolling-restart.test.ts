@@ -50,6 +50,8 @@ interface LoadReport {
 }
 
 let gw: StartedGatewayContainer;
+/** What is being restarted now, so a failure says when it happened. */
+let phase = 'before the restarts';
 let token: string;
 let triggerId: string;
 
@@ -110,7 +112,7 @@ async function sendOne(
       response = await send();
       body = await response.text();
     } catch (error) {
-      report.unanswered.push(`${kind}: ${String((error as Error).cause ?? error)}`);
+      report.unanswered.push(`${kind} (${phase}): ${String((error as Error).cause ?? error)}`);
       return null;
     }
     const answer: Answer = {
@@ -126,7 +128,9 @@ async function sendOne(
       return answer;
     }
     if (answer.status !== 503 || answer.retryAfter === null || attempt >= RESENDS) {
-      report.failures.push(`${describe(answer)} (request ${answer.requestId}, attempt ${attempt + 1})`);
+      report.failures.push(
+        `${describe(answer)} (${phase}; request ${answer.requestId}, attempt ${attempt + 1})`,
+      );
       return answer;
     }
     await sleep(Number(answer.retryAfter) * 1000);
@@ -156,10 +160,12 @@ test('every service restarted one replica at a time under load: no 5xx but retri
   const runReport: LoadReport = { answers: [], failures: [], unanswered: [], retried: 0 };
   for (const service of SERVICES) {
     const runNow = sendOne('run-now', () => call('POST', `/triggers/${triggerId}/run`), runReport);
+    phase = `restarting ${service}`;
     await gw.restart(service);
     const ran = await runNow;
     if (ran?.status === 202) runs.push((JSON.parse(ran.body) as TriggerRun).runId);
   }
+  phase = 'after the restarts';
   stop.abort();
   const report = await running;
   const answers = [...report.answers, ...runReport.answers];

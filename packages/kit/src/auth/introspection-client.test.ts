@@ -26,6 +26,8 @@ class FakeIntrospection {
   legacyUntil: string | undefined;
   /** How many of the next requests lose their connection unanswered (a replica that stops). */
   drops = 0;
+  /** How many of the next requests get 503, as a replica that is not ready yet answers. */
+  unready = 0;
   #arrivals: Array<() => void> = [];
 
   constructor() {
@@ -36,6 +38,12 @@ class FakeIntrospection {
     if (this.drops > 0) {
       this.drops -= 1;
       req.socket.destroy();
+      return;
+    }
+    if (this.unready > 0) {
+      this.unready -= 1;
+      req.resume();
+      res.writeHead(503, { connection: 'close', 'retry-after': '1' }).end();
       return;
     }
     const chunks: Buffer[] = [];
@@ -81,6 +89,7 @@ afterEach(async () => {
   fake.hold = undefined;
   fake.legacyUntil = undefined;
   fake.drops = 0;
+  fake.unready = 0;
 });
 
 function activeToken(token: string, claims: Record<string, unknown> = {}): void {
@@ -320,6 +329,13 @@ describe('introspection client', () => {
     fake.drops = 1;
     expect(await client.introspect('tok-l')).toMatchObject({ clientId: 'agent-1' });
     expect(fake.asked).toHaveLength(1);
+  });
+
+  test('an auth replica that answers 503 (not ready yet): asked again', async () => {
+    activeToken('tok-n');
+    await newClient();
+    fake.unready = 1;
+    expect(await client.introspect('tok-n')).toMatchObject({ clientId: 'agent-1' });
   });
 
   test('an auth service that keeps closing the connection unanswered is 503 with Retry-After', async () => {

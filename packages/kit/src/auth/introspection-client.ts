@@ -13,7 +13,8 @@
  * TokenRevokedEvent on the bus evicts at once (and an answer in flight during the eviction is not
  * cached); an auth service that is down or slow is a 503/504, never an inactive token. A question
  * whose connection is refused or closed before the answer (an auth replica stopping) is asked
- * again, within the same deadline, on another connection (docs/adr/0057).
+ * again, within the same deadline, on another connection, and so is one a replica answered 503
+ * (not ready yet, or stopping) (docs/adr/0057).
  *
  * A revoked token also stays refused for REFUSE_REVOKED_MS whatever a later answer says: an auth
  * replica that has not heard of the revocation yet may still answer from the tokens it read a
@@ -226,14 +227,18 @@ export class IntrospectionClient implements AsyncDisposable {
           signal,
           redirect: 'error',
         });
-        break;
       } catch (error) {
         // An auth replica that stops refuses connections and closes idle ones: asking is
         // side-effect free (RFC 7662), so the question goes again, on another connection (undici
         // drops the failed one; a new one is looked up again, so it reaches a replica still up).
         if (attempt >= ATTEMPTS || !isConnectionLost(error)) throw this.#unreachable(error);
         this.#logger?.debug({ err: error, attempt }, 'introspection connection lost; asking again');
+        continue;
       }
+      // 503: a replica not ready yet (a new one answers so until it is) or stopping; another may answer.
+      if (response.status !== 503 || attempt >= ATTEMPTS) break;
+      await response.body?.cancel();
+      this.#logger?.debug({ attempt }, 'introspection answered 503; asking again');
     }
     this.#legacyUntil = readLegacyHeader(response.headers.get(TOKEN_LEGACY_HEADER));
     if (response.status !== 200) {

@@ -20,10 +20,14 @@ export interface FrontBackend {
 const POLL_INTERVAL_MS = 200;
 const PROBE_TIMEOUT_MS = 1_000;
 /**
- * How long a replica keeps answering after SIGTERM (SHUTDOWN_DRAIN_MS of the kit's containers):
- * its readiness is 503 from the start, so within a poll or two the front sends it nothing new.
+ * How long a replica keeps answering after SIGTERM (SHUTDOWN_DRAIN_MS of the kit's containers).
+ * Its readiness is 503 from the start, so after a round of probes (at most a poll interval and a
+ * probe timeout) the front sends it nothing new. And it outlasts the services' keep-alive timeout
+ * (5 s): a client connection idle all through the drain has been dropped by its client (which
+ * drops an idle connection before the timeout the server announced) instead of being closed by
+ * the server just as the client sends on it (docs/adr/0057).
  */
-export const FRONT_DRAIN_MS = 5 * POLL_INTERVAL_MS;
+export const FRONT_DRAIN_MS = 6_000;
 
 export class TcpFront {
   readonly #server: Server;
@@ -105,7 +109,9 @@ export class TcpFront {
 
 async function probe(backend: FrontBackend): Promise<void> {
   const endpoint = backend.endpoint();
-  backend.ready = endpoint !== undefined && (await answers200(endpoint.readyUrl));
+  const ready = endpoint !== undefined && (await answers200(endpoint.readyUrl));
+  // A probe of a container replaced meanwhile (a restart) says nothing about its successor.
+  if (backend.endpoint()?.readyUrl === endpoint?.readyUrl) backend.ready = ready;
 }
 
 /**
