@@ -53,7 +53,7 @@ describe('the owner helpers', () => {
     expect((await capabilities(token)).scopes).toEqual(['read']);
     const status = await fetch(`${gw.baseUrl}/api/v1/handshakes/${handshakeId}/status`);
     expect(((await status.json()) as { status: string }).status).toBe('approved');
-  }, 60_000);
+  }, 120_000);
 
   test('approveDevice claims a device by its user code, checks its fingerprint and approves it', async () => {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -87,18 +87,18 @@ describe('the owner helpers', () => {
     expect(tokenResponse.status).toBe(200);
     const { access_token } = (await tokenResponse.json()) as { access_token: string };
     expect(await capabilities(access_token)).toMatchObject({ tokenKind: 'device', scopes: ['read'] });
-  }, 60_000);
+  }, 120_000);
 
   test('pag throws with what the CLI wrote on standard error', async () => {
     await expect(gw.pag(['owner', 'create', '--email', 'no-password@example.test'])).rejects.toThrow(
       /^pag owner create --email no-password@example\.test exited with 2: .*password/,
     );
     expect(await gw.pag(['agent', 'list', '--owner', owner.email])).toContain('kit-agent@laptop');
-  }, 60_000);
+  }, 120_000);
 });
 
 /** One request on a connection of its own, so the front picks a replica for each. */
-function status(path: string, timeoutMs = 2_000): Promise<number> {
+function status(path: string, timeoutMs = 5_000): Promise<number> {
   return new Promise((resolve) => {
     const request = get(`${gw.baseUrl}${path}`, { agent: false, timeout: timeoutMs }, (response) => {
       response.resume();

@@ -3,7 +3,9 @@
  * process, known before any gateway starts (it is their PUBLIC_URL, the issuer of tokens), that
  * pipes each connection to a gateway replica's mapped port. Like a Kubernetes Service with
  * readiness: it polls each replica's /readyz and sends new connections round-robin to the ready
- * ones only; with none ready it closes the connection at once.
+ * ones only; with none ready it closes the connection at once. As a readiness probe does, it takes
+ * a replica out after FAILURE_THRESHOLD failed probes in a row (a slow answer on a loaded machine
+ * is not a replica gone) and back in after one success; a replica without a container is out at once.
  */
 import { get } from 'node:http';
 import type { Server, Socket } from 'node:net';
@@ -19,13 +21,15 @@ export interface FrontBackend {
 /** How often each backend's /readyz is asked (a readiness probe's period, shortened for tests). */
 const POLL_INTERVAL_MS = 200;
 const PROBE_TIMEOUT_MS = 1_000;
+/** Kubernetes' default failureThreshold. */
+const FAILURE_THRESHOLD = 3;
 /**
  * How long a replica keeps answering after SIGTERM (SHUTDOWN_DRAIN_MS of the kit's containers).
- * Its readiness is 503 from the start, so after a round of probes (at most a poll interval and a
- * probe timeout) the front sends it nothing new. And it outlasts the services' keep-alive timeout
- * (5 s): a client connection idle all through the drain has been dropped by its client (which
- * drops an idle connection before the timeout the server announced) instead of being closed by
- * the server just as the client sends on it (docs/adr/0057).
+ * Its readiness is 503 from the start, so after FAILURE_THRESHOLD rounds of probes (each at most a
+ * poll interval and a probe timeout: 3.6 s) the front sends it nothing new. And it outlasts the
+ * services' keep-alive timeout (5 s): a client connection idle all through the drain has been
+ * dropped by its client (which drops an idle connection before the timeout the server announced)
+ * instead of being closed by the server just as the client sends on it (docs/adr/0057).
  */
 export const FRONT_DRAIN_MS = 6_000;
 
@@ -33,6 +37,7 @@ export class TcpFront {
   readonly #server: Server;
   readonly #backends: () => readonly FrontBackend[];
   readonly #sockets = new Set<Socket>();
+  readonly #failures = new WeakMap<FrontBackend, number>();
   #next = 0;
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
@@ -63,7 +68,7 @@ export class TcpFront {
   /** Starts polling the backends' readiness (the ones a start waited for are ready already). */
   watchReadiness(): void {
     const round = async () => {
-      await Promise.all(this.#backends().map((backend) => probe(backend)));
+      await Promise.all(this.#backends().map((backend) => this.#probe(backend)));
       if (!this.#closed) this.#timer = setTimeout(tick, POLL_INTERVAL_MS);
     };
     const tick = () => {
@@ -97,6 +102,21 @@ export class TcpFront {
     upstream.pipe(client);
   }
 
+  async #probe(backend: FrontBackend): Promise<void> {
+    const endpoint = backend.endpoint();
+    const answered = endpoint !== undefined && (await answers200(endpoint.readyUrl));
+    // A probe of a container replaced meanwhile (a restart) says nothing about its successor.
+    if (backend.endpoint()?.readyUrl !== endpoint?.readyUrl) return;
+    if (answered) {
+      this.#failures.set(backend, 0);
+      backend.ready = true;
+      return;
+    }
+    const failures = (this.#failures.get(backend) ?? 0) + 1;
+    this.#failures.set(backend, failures);
+    if (endpoint === undefined || failures >= FAILURE_THRESHOLD) backend.ready = false;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
@@ -105,13 +125,6 @@ export class TcpFront {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
-}
-
-async function probe(backend: FrontBackend): Promise<void> {
-  const endpoint = backend.endpoint();
-  const ready = endpoint !== undefined && (await answers200(endpoint.readyUrl));
-  // A probe of a container replaced meanwhile (a restart) says nothing about its successor.
-  if (backend.endpoint()?.readyUrl === endpoint?.readyUrl) backend.ready = ready;
 }
 
 /**
