@@ -6,7 +6,11 @@
  */
 import { z } from 'zod';
 
-/** Every error code with its HTTP status and what a client should do next. */
+/**
+ * Every error code with its HTTP status and what a client should do next. A code with
+ * `retryAfterSeconds` is a passing state (a replica restarting): its answers carry Retry-After, so
+ * clients know to send the request again (docs/adr/0057).
+ */
 export const ErrorCatalogue = {
   ROUTE_NOT_FOUND: {
     status: 404,
@@ -99,12 +103,16 @@ export const ErrorCatalogue = {
   },
   INTERNAL_ERROR: { status: 500, hint: 'Retry later; quote the requestId if it persists.' },
   UPSTREAM_ERROR: { status: 502, hint: 'The connected service failed; retry later.' },
-  SERVICE_UNAVAILABLE: { status: 503, hint: 'The service behind this endpoint is not running; retry later.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    hint: 'The service behind this endpoint is not running or is restarting; retry after the time given in Retry-After.',
+    retryAfterSeconds: 1,
+  },
   UPSTREAM_TIMEOUT: {
     status: 504,
     hint: 'The service behind this endpoint did not answer in time; retry later.',
   },
-} as const satisfies Record<string, { status: number; hint: string }>;
+} as const satisfies Record<string, { status: number; hint: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;
 export const errorCodes = Object.keys(ErrorCatalogue) as ErrorCode[];
@@ -134,9 +142,17 @@ export class AppError extends Error {
     this.code = code;
     this.status = options.status ?? ErrorCatalogue[code].status;
     this.hint = options.hint ?? ErrorCatalogue[code].hint;
-    this.headers = options.headers ?? {};
+    this.headers = withRetryAfter(code, options.headers ?? {});
     this.expose = options.expose ?? this.status < 500;
   }
+}
+
+/** The catalogue's Retry-After for a passing state, unless the thrower set one. */
+function withRetryAfter(code: ErrorCode, headers: Record<string, string>): Record<string, string> {
+  const entry = ErrorCatalogue[code];
+  if (!('retryAfterSeconds' in entry)) return headers;
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) return headers;
+  return { ...headers, 'Retry-After': String(entry.retryAfterSeconds) };
 }
 
 export function isErrorCode(value: string): value is ErrorCode {

@@ -12,6 +12,7 @@ export type {
   TokenOptions,
 } from './containers/owner.ts';
 export { Owner } from './containers/owner.ts';
+export type { RestartOptions } from './containers/restart.ts';
 export type { DeploymentSecrets } from './containers/secrets.ts';
 export { generateDeploymentSecrets } from './containers/secrets.ts';
 export type { ServiceName } from './containers/services.ts';

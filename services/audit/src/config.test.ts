@@ -16,6 +16,7 @@ describe('audit configuration', () => {
       host: '0.0.0.0',
       databaseUrl: 'postgres://pag_audit@db.internal/pag',
       natsUrl: undefined,
+      shutdownDrainMs: 0,
       logLevel: 'info',
       signingKey: KEY,
       retiredVerifyKeys: [],

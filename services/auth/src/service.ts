@@ -51,9 +51,11 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
   const { config, bus, logger, metrics } = deps;
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 });
   server.keepAliveTimeout = 5_000;
-  // Until the app is built, a request (port already known to a caller) gets 503, not silence.
+  // Until the app is built, a request (port already known to a caller, or found by a DNS name
+  // the other replicas share) gets 503, not silence, on a connection that then closes: the
+  // caller's next attempt connects anew, to a replica that may be ready (docs/adr/0057).
   let handle: (req: IncomingMessage, res: ServerResponse) => unknown = (_req, res) => {
-    res.statusCode = 503;
+    res.writeHead(503, { connection: 'close', 'retry-after': '1' });
     res.end();
   };
   server.on('request', (req, res) => handle(req, res));
@@ -107,7 +109,7 @@ export async function startAuth(deps: AuthDeps): Promise<RunningAuth> {
     logger.info({ url, publicUrl, signingKeys: core.signingKeyIds }, 'auth listening');
 
     const close = async () => {
-      await closeServer(server);
+      await closeServer(server, { drainMs: config.shutdownDrainMs });
       await closeSubscriptions(subscriptions);
       await relay.close();
       await auditRelay.close();

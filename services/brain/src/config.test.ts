@@ -10,6 +10,7 @@ describe('brain configuration', () => {
       host: '0.0.0.0',
       databaseUrl: 'postgres://brain@db.internal/pag',
       natsUrl: undefined,
+      shutdownDrainMs: 0,
       logLevel: 'info',
       authTimeoutMs: 1500,
       chat: { provider: null, timeoutMs: 60_000, maxRetries: 2, ownerConcurrency: 4, contextTokens: 8_000 },

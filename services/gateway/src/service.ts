@@ -1,7 +1,8 @@
 /**
  * The gateway as a unit the embedded stack and main.ts both start: the usage counters' database
  * client (with DATABASE_URL) and their bus subject, the budget of rejected tokens per address, listen, then serve the app built for the URL
- * actually bound (so PORT=0 works in tests); close() finishes in-flight requests, then stops the
+ * actually bound (so PORT=0 works in tests); close() drains the listener for SHUTDOWN_DRAIN_MS and
+ * finishes in-flight requests (kit's closeServer), then stops the
  * subject and the introspection client, writes the counts still in memory and disconnects the
  * database client, in that order.
  */
@@ -132,7 +133,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   );
 
   const close = async () => {
-    await closeServer(server);
+    await closeServer(server, { drainMs: config.shutdownDrainMs });
     await Promise.all(usageQuery.map((subscription) => subscription.close()));
     await introspection?.close();
     await purge?.stop();

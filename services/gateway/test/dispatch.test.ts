@@ -321,5 +321,47 @@ describe('/api/v1/services/* to the proxy service', () => {
     const { error } = ErrorBody.parse(await response.json());
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
     expect(error.requestId).toBe(response.headers.get('x-request-id'));
+    expect(response.headers.get('retry-after')).toBe('1');
+  });
+
+  test('a proxy replica that closed a kept-alive connection as the request came (it is stopping): a request without body goes again on a fresh connection, one with a body is 503 with Retry-After', async () => {
+    // The stand-in answers the first request of each connection and drops the connection when a
+    // second one arrives on it, as a replica closing its idle connections on SIGTERM does.
+    const seen: string[] = [];
+    const stopping = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) return void socket.destroy();
+      seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => res.end('{"ok":true}'));
+    });
+    stopping.listen(0, '127.0.0.1');
+    await once(stopping, 'listening');
+    try {
+      const gateway = await stack.startAnother({
+        PROXY_URL: `http://127.0.0.1:${(stopping.address() as AddressInfo).port}`,
+      });
+      stack.issue('stopping-proxy', 'services:github:read services:github:write');
+      const get = () =>
+        fetch(`${gateway.url}/api/v1/services/github/repos`, { headers: bearer('stopping-proxy') });
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(200);
+      expect(seen).toEqual(['GET /api/v1/services/github/repos', 'GET /api/v1/services/github/repos']);
+
+      // A new kept-alive connection, which the POST then finds closed.
+      expect((await get()).status).toBe(200);
+      const post = await fetch(`${gateway.url}/api/v1/services/github/issues`, {
+        method: 'POST',
+        headers: { ...bearer('stopping-proxy'), 'content-type': 'application/json' },
+        body: '{"title":"once"}',
+      });
+      expect(post.status).toBe(503);
+      expect(post.headers.get('retry-after')).toBe('1');
+      expect(ErrorBody.parse(await post.json()).error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(seen).toHaveLength(3);
+    } finally {
+      await closeServer(stopping, 1_000);
+    }
   });
 });

@@ -110,7 +110,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   logger.info({ url, connectors: [...connectors.keys()] }, 'proxy listening');
 
   const close = async () => {
-    await closeServer(server);
+    await closeServer(server, { drainMs: config.shutdownDrainMs });
     // The brain's calls under way finish before their audit events are waited for.
     await closeSubscriptions(subscriptions);
     await audit.close();

@@ -11,6 +11,7 @@ describe('trigger configuration', () => {
       host: '0.0.0.0',
       databaseUrl: DATABASE_URL,
       natsUrl: undefined,
+      shutdownDrainMs: 0,
       logLevel: 'info',
       scheduler: {
         tickMs: 1_000,

@@ -24,6 +24,10 @@ class FakeIntrospection {
   hold: Promise<void> | undefined;
   /** TOKEN_LEGACY_HEADER on every answer, when set. */
   legacyUntil: string | undefined;
+  /** How many of the next requests lose their connection unanswered (a replica that stops). */
+  drops = 0;
+  /** How many of the next requests get 503, as a replica that is not ready yet answers. */
+  unready = 0;
   #arrivals: Array<() => void> = [];
 
   constructor() {
@@ -31,6 +35,17 @@ class FakeIntrospection {
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.drops > 0) {
+      this.drops -= 1;
+      req.socket.destroy();
+      return;
+    }
+    if (this.unready > 0) {
+      this.unready -= 1;
+      req.resume();
+      res.writeHead(503, { connection: 'close', 'retry-after': '1' }).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const form = new URLSearchParams(Buffer.concat(chunks).toString());
@@ -73,6 +88,8 @@ afterEach(async () => {
   fake.tokens.clear();
   fake.hold = undefined;
   fake.legacyUntil = undefined;
+  fake.drops = 0;
+  fake.unready = 0;
 });
 
 function activeToken(token: string, claims: Record<string, unknown> = {}): void {
@@ -304,6 +321,30 @@ describe('introspection client', () => {
       status: 503,
     });
     await expect(client.introspect('tok-i')).rejects.toBeInstanceOf(AppError);
+  });
+
+  test('an auth replica that closes the connection unanswered (it is stopping): asked again on a new one', async () => {
+    activeToken('tok-l');
+    await newClient();
+    fake.drops = 1;
+    expect(await client.introspect('tok-l')).toMatchObject({ clientId: 'agent-1' });
+    expect(fake.asked).toHaveLength(1);
+  });
+
+  test('an auth replica that answers 503 (not ready yet): asked again', async () => {
+    activeToken('tok-n');
+    await newClient();
+    fake.unready = 1;
+    expect(await client.introspect('tok-n')).toMatchObject({ clientId: 'agent-1' });
+  });
+
+  test('an auth service that keeps closing the connection unanswered is 503 with Retry-After', async () => {
+    await newClient();
+    fake.drops = 10;
+    await expect(client.introspect('tok-m')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      headers: { 'Retry-After': '1' },
+    });
   });
 
   test('a slow auth service is 504 UPSTREAM_TIMEOUT', async () => {

@@ -11,7 +11,10 @@
  * answers cached by the token's SHA-256 (never the token) for a few seconds and never past its
  * expiry; inactive answers cached briefly; concurrent checks of one token share one request; a
  * TokenRevokedEvent on the bus evicts at once (and an answer in flight during the eviction is not
- * cached); an auth service that is down or slow is a 503/504, never an inactive token.
+ * cached); an auth service that is down or slow is a 503/504, never an inactive token. A question
+ * whose connection is refused or closed before the answer (an auth replica stopping) is asked
+ * again, within the same deadline, on another connection, and so is one a replica answered 503
+ * (not ready yet, or stopping) (docs/adr/0057).
  *
  * A revoked token also stays refused for REFUSE_REVOKED_MS whatever a later answer says: an auth
  * replica that has not heard of the revocation yet may still answer from the tokens it read a
@@ -29,6 +32,11 @@ import type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from 
 import { readLegacyHeader } from './legacy-tokens.ts';
 import { tokenSha256 } from './token-hash.ts';
 import { TokenTags } from './token-tags.ts';
+
+/** Attempts at one question when the connection is lost before an answer (a replica stopping). */
+const ATTEMPTS = 3;
+/** How a connection lost before the answer shows in fetch's cause: refused, reset, closed by the peer. */
+const CONNECTION_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /** How long a revoked token (or a client's tokens issued before its revocation) stays refused. */
 const REFUSE_REVOKED_MS = 10_000;
@@ -205,18 +213,32 @@ export class IntrospectionClient implements AsyncDisposable {
       accept: 'application/json',
     };
     if (requestId !== undefined) headers['x-request-id'] = requestId;
+    const form = new URLSearchParams({ token, token_type_hint: 'access_token' }).toString();
+    // One deadline for every attempt.
+    const signal = AbortSignal.timeout(this.#timeoutMs);
     let response: Response;
-    try {
-      // Node's fetch keeps connections alive (undici's global agent), so a check costs one round trip.
-      response = await fetch(this.#endpoint, {
-        method: 'POST',
-        headers,
-        body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      throw this.#unreachable(error);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        // Node's fetch keeps connections alive (undici's global agent), so a check costs one round trip.
+        response = await fetch(this.#endpoint, {
+          method: 'POST',
+          headers,
+          body: form,
+          signal,
+          redirect: 'error',
+        });
+      } catch (error) {
+        // An auth replica that stops refuses connections and closes idle ones: asking is
+        // side-effect free (RFC 7662), so the question goes again, on another connection (undici
+        // drops the failed one; a new one is looked up again, so it reaches a replica still up).
+        if (attempt >= ATTEMPTS || !isConnectionLost(error)) throw this.#unreachable(error);
+        this.#logger?.debug({ err: error, attempt }, 'introspection connection lost; asking again');
+        continue;
+      }
+      // 503: a replica not ready yet (a new one answers so until it is) or stopping; another may answer.
+      if (response.status !== 503 || attempt >= ATTEMPTS) break;
+      await response.body?.cancel();
+      this.#logger?.debug({ attempt }, 'introspection answered 503; asking again');
     }
     this.#legacyUntil = readLegacyHeader(response.headers.get(TOKEN_LEGACY_HEADER));
     if (response.status !== 200) {
@@ -246,6 +268,15 @@ export class IntrospectionClient implements AsyncDisposable {
     }
     return new AppError('SERVICE_UNAVAILABLE', 'The auth service is not reachable.', { cause: error });
   }
+}
+
+/** fetch's own failure (a TypeError) caused by the connection, not by the deadline or the answer. */
+function isConnectionLost(error: unknown): boolean {
+  const code = ((error as Error | undefined)?.cause as { code?: string } | undefined)?.code;
+  // By name: fetch's TypeError may come from another realm than this module's (jest's vm contexts).
+  return (
+    (error as Error | undefined)?.name === 'TypeError' && code !== undefined && CONNECTION_LOST.has(code)
+  );
 }
 
 function formEncode(value: string): string {

@@ -46,11 +46,16 @@ describe('defineConfig', () => {
       opsPort: 9099,
       host: '0.0.0.0',
       natsUrl: undefined,
+      shutdownDrainMs: 0,
       port: 8080,
       databaseUrl: 'postgres://db.internal/pag',
       authUrl: 'http://auth.internal',
       keys: ['a', 'b'],
     });
+    expect(example.parse({ ...env, SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5_000);
+    expect(issuesOf(() => example.parse({ ...env, SHUTDOWN_DRAIN_MS: '-1' }))).toEqual([
+      expect.stringContaining('SHUTDOWN_DRAIN_MS'),
+    ]);
   });
 
   test('typed overrides win over the environment and stand for missing keys, never parsed as strings', () => {

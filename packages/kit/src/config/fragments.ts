@@ -24,10 +24,22 @@ export const natsEnv = {
 
 export const logEnv = { LOG_LEVEL: envLogLevel };
 
+/**
+ * SHUTDOWN_DRAIN_MS: after SIGTERM, how long a service's HTTP listener keeps answering (each answer
+ * closing its connection) with readiness already off, before it stops accepting (lifecycle/http-server.ts);
+ * what a Kubernetes preStop sleep gives, for fronts that follow readiness. 0: stop accepting at once.
+ */
+export const shutdownEnv = { SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0) };
+
 export const databaseEnv = { DATABASE_URL: envUrl };
 
 /** What every service process holds: ops listener, bus, log level (lifecycle/run-service.ts). */
-export const processEnv = (opsPort: number) => ({ ...opsEnv(opsPort), ...natsEnv, ...logEnv });
+export const processEnv = (opsPort: number) => ({
+  ...opsEnv(opsPort),
+  ...natsEnv,
+  ...logEnv,
+  ...shutdownEnv,
+});
 
 type ProcessEnv = ReturnType<typeof processEnv>;
 
@@ -41,6 +53,8 @@ export interface ServiceProcessConfig {
   natsUrl: string | undefined;
   /** The service's own NATS user (NATS_USER/NATS_PASSWORD, NATS_NKEY_SEED or NATS_CREDS_FILE); unset: no sign-in. */
   natsCredentials?: NatsCredentials | undefined;
+  /** SHUTDOWN_DRAIN_MS: how long the HTTP listener drains after SIGTERM before it stops accepting; unset: 0. */
+  shutdownDrainMs?: number | undefined;
 }
 
 export function processFrom(env: EnvValues<ProcessEnv>): ServiceProcessConfig {
@@ -50,6 +64,7 @@ export function processFrom(env: EnvValues<ProcessEnv>): ServiceProcessConfig {
     host: env.HOST,
     natsUrl: env.NATS_URL,
     natsCredentials: natsCredentialsFrom(env),
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
   };
 }
 

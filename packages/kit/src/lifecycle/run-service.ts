@@ -2,8 +2,8 @@
  * The entry point of a service running as its own process (`pnpm --filter @pag/<service> start`),
  * from its definition (define-service.ts): its config from the environment, a logger, the ops listener (probes and metrics), the bus
  * (ready only while connected), the service itself, then signal handling that shuts down in the
- * reverse order: readiness off first, the service (finishing in-flight work), the bus, the ops
- * listener last. Prints `ready: …` once serving. The embedded stack starts the same services
+ * reverse order: readiness off first, the service (its HTTP listener drains for SHUTDOWN_DRAIN_MS,
+ * then in-flight work finishes), the bus, the ops listener last. Prints `ready: …` once serving. The embedded stack starts the same services
  * with one shared bus and ops listener instead.
  */
 
@@ -17,6 +17,9 @@ import { readyLine } from './define-service.ts';
 import { runMain } from './run-main.ts';
 import { Shutdown } from './shutdown.ts';
 
+/** How long the closers have after the drain before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = 8_000;
+
 export function runService<S extends z.ZodRawShape, C extends ServiceProcessConfig, R extends RunningService>(
   definition: ServiceDefinition<S, C, R>,
 ): Promise<void> {
@@ -24,7 +27,8 @@ export function runService<S extends z.ZodRawShape, C extends ServiceProcessConf
   return runMain(name, async () => {
     const config = definition.config.parse(process.env);
     const logger = createLogger({ service: name, level: config.logLevel });
-    const shutdown = new Shutdown(logger);
+    // The drain comes on top of the time the closers have to finish what is in flight.
+    const shutdown = new Shutdown(logger, SHUTDOWN_TIMEOUT_MS + (config.shutdownDrainMs ?? 0));
     shutdown.installSignalHandlers();
 
     const ops = await startOps({ port: config.opsPort, host: config.host });
@@ -39,7 +43,14 @@ export function runService<S extends z.ZodRawShape, C extends ServiceProcessConf
     ops.health.addReadinessCheck('bus', () => {
       if (!bus.isReady()) throw new Error('bus disconnected');
     });
+    // Ready means serving: not before start() has subscribed and listened (a rolling restart
+    // stops the next replica once this one is ready).
+    let started = false;
+    ops.health.addReadinessCheck('service', () => {
+      if (!started) throw new Error('starting');
+    });
     const service = await definition.start({ config, bus, logger, metrics: ops.metrics });
+    started = true;
     shutdown.add(name, () => service.close());
     // Only now: before, the ops listener would call the process ready while its service still starts.
     ops.health.markStarted();

@@ -24,6 +24,15 @@ const POLL_INTERVAL_MS = 200;
 const PROBE_TIMEOUT_MS = 2_000;
 /** Kubernetes' default failureThreshold. */
 const FAILURE_THRESHOLD = 3;
+/**
+ * How long a replica keeps answering after SIGTERM (SHUTDOWN_DRAIN_MS of the kit's containers).
+ * Its readiness is 503 from the start, so after FAILURE_THRESHOLD rounds of probes (each at most a
+ * poll interval and a probe timeout: 3.6 s) the front sends it nothing new. And it outlasts the
+ * services' keep-alive timeout (5 s): a client connection idle all through the drain has been
+ * dropped by its client (which drops an idle connection before the timeout the server announced)
+ * instead of being closed by the server just as the client sends on it (docs/adr/0057).
+ */
+export const FRONT_DRAIN_MS = 6_000;
 
 export class TcpFront {
   readonly #server: Server;
@@ -96,7 +105,10 @@ export class TcpFront {
 
   async #probe(backend: FrontBackend): Promise<void> {
     const endpoint = backend.endpoint();
-    if (endpoint !== undefined && (await answers200(endpoint.readyUrl))) {
+    const answered = endpoint !== undefined && (await answers200(endpoint.readyUrl));
+    // A probe of a container replaced meanwhile (a restart) says nothing about its successor.
+    if (backend.endpoint()?.readyUrl !== endpoint?.readyUrl) return;
+    if (answered) {
       this.#failures.set(backend, 0);
       backend.ready = true;
       return;

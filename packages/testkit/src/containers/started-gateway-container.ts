@@ -14,7 +14,7 @@ import type {
 } from 'testcontainers';
 import { Network, Wait } from 'testcontainers';
 import { dockerClient, INSTANCE_LABEL, requireImages, runOneShot } from './docker.ts';
-import { TcpFront } from './front.ts';
+import { FRONT_DRAIN_MS, TcpFront } from './front.ts';
 import type { OwnerOptions } from './owner.ts';
 import { Owner } from './owner.ts';
 import {
@@ -29,6 +29,8 @@ import {
   Teardown,
 } from './parts.ts';
 import { Replica } from './replica.ts';
+import type { RestartOptions } from './restart.ts';
+import { restartReplicas } from './restart.ts';
 import { generateDeploymentSecrets } from './secrets.ts';
 import type { DeploymentContext, ServiceName } from './services.ts';
 import {
@@ -92,6 +94,7 @@ export class StartedGatewayContainer implements AsyncDisposable {
   readonly network: StartedNetwork;
   readonly #replicas: ReadonlyMap<ServiceName, readonly Replica[]>;
   readonly #pag: (args: readonly string[]) => Promise<string>;
+  readonly #restart: (service: ServiceName, options?: RestartOptions) => Promise<void>;
   readonly #stop: () => Promise<void>;
 
   constructor(parts: {
@@ -103,6 +106,7 @@ export class StartedGatewayContainer implements AsyncDisposable {
     network: StartedNetwork;
     replicas: ReadonlyMap<ServiceName, readonly Replica[]>;
     pag: (args: readonly string[]) => Promise<string>;
+    restart: (service: ServiceName, options?: RestartOptions) => Promise<void>;
     stop: () => Promise<void>;
   }) {
     this.id = parts.id;
@@ -113,6 +117,7 @@ export class StartedGatewayContainer implements AsyncDisposable {
     this.network = parts.network;
     this.#replicas = parts.replicas;
     this.#pag = parts.pag;
+    this.#restart = parts.restart;
     this.#stop = parts.stop;
   }
 
@@ -138,6 +143,15 @@ export class StartedGatewayContainer implements AsyncDisposable {
   /** An owner account (`pag owner create`): email and password generated unless given. */
   createOwner(options?: OwnerOptions): Promise<Owner> {
     return Owner.create(this.#pag, options);
+  }
+
+  /**
+   * Restarts a service one replica at a time, as a rolling update does (restart.ts): SIGTERM, its
+   * exit awaited (it must exit 0 within `stopTimeoutMs`, else this throws with its output), a new
+   * container in its place, ready before the next replica stops.
+   */
+  restart(service: ServiceName, options?: RestartOptions): Promise<void> {
+    return this.#restart(service, options);
   }
 
   /** Removes every container, the network and the front. Safe to call twice. */
@@ -220,7 +234,12 @@ export async function startGatewayContainer(
           'pag.testkit.service': replica.service,
           'pag.testkit.replica': String(replica.index),
         })
-        .withEnvironment({ ...serviceEnvironment(replica.service, context), ...settings.env })
+        .withEnvironment({
+          ...serviceEnvironment(replica.service, context),
+          // Readiness goes 503 on SIGTERM; the front sees it within a poll or two.
+          SHUTDOWN_DRAIN_MS: String(FRONT_DRAIN_MS),
+          ...settings.env,
+        })
         .withExposedPorts(...(port === undefined ? [] : [port]), OPS_PORT)
         .withWaitStrategy(Wait.forHttp('/readyz', OPS_PORT).forStatusCode(200))
         .withStartupTimeout(STARTUP_TIMEOUT_MS)
@@ -266,6 +285,8 @@ export async function startGatewayContainer(
       network,
       replicas,
       pag,
+      restart: (service, options) =>
+        restartReplicas(service, { client, replicas: replicas.get(service) ?? [], startContainer }, options),
       stop: () => teardown.run(),
     });
     internals.set(gw, { client, network, settings, replicas, startContainer, stopReplica });
