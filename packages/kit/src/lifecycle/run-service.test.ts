@@ -36,7 +36,7 @@ test('readiness stays 503 until the service has started, then 200 until SIGTERM'
     timeoutMs: 20_000,
   });
   expect(early.status).toBe(503);
-  expect(await early.json()).toMatchObject({ checks: { service: 'starting' } });
+  expect(await early.json()).toMatchObject({ checks: { start: 'starting' } });
 
   let stdout = '';
   const readyLine = new Promise<void>((resolve) =>

@@ -43,16 +43,11 @@ export function runService<S extends z.ZodRawShape, C extends ServiceProcessConf
     ops.health.addReadinessCheck('bus', () => {
       if (!bus.isReady()) throw new Error('bus disconnected');
     });
-    // Ready means serving: not before start() has subscribed and listened (a rolling restart
-    // stops the next replica once this one is ready).
-    let started = false;
-    ops.health.addReadinessCheck('service', () => {
-      if (!started) throw new Error('starting');
-    });
     const service = await definition.start({ config, bus, logger, metrics: ops.metrics });
-    started = true;
     shutdown.add(name, () => service.close());
-    // Only now: before, the ops listener would call the process ready while its service still starts.
+    // Ready means serving: only now, once start() has subscribed and listened (before, the ops
+    // listener called the process ready while its service still started, and a rolling restart
+    // stopped the next replica too early).
     ops.health.markStarted();
     shutdown.add('readiness', () => ops.health.markShuttingDown());
     const { names, fields } = readyLine(definition, service, ops.port);
