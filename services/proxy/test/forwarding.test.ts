@@ -215,11 +215,11 @@ describe('a connected service', () => {
 });
 
 describe('refusals', () => {
-  test('no token: 401 with the challenge; an inactive token or another audience: 401 invalid_token', async () => {
+  test('no token: 401 with the challenge naming the scope; an inactive token or another audience: 401 invalid_token', async () => {
     const missing = await httpCall(url('/api/v1/services/github/user'));
     await expectError(missing, 401, 'AUTHENTICATION_REQUIRED');
     expect(missing.headers['www-authenticate']).toBe(
-      'Bearer resource_metadata="http://gateway.test/.well-known/oauth-protected-resource/api/v1"',
+      'Bearer resource_metadata="http://gateway.test/.well-known/oauth-protected-resource/api/v1", scope="services:github:user:read"',
     );
     for (const token of ['revoked-or-unknown-token', 'other-audience-token']) {
       const refused = await httpCall(url('/api/v1/services/github/user'), {
