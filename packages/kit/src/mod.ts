@@ -172,7 +172,6 @@ export {
   observe,
   recordDuration,
   requestId,
-  resourceMetadataUrl,
   resourceState,
   routeLookup,
   suggestPath,

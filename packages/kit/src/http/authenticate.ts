@@ -58,11 +58,6 @@ export interface AuthenticateOptions<I extends BearerIdentity> {
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** Where the metadata of the protected resource that `path` belongs to is (RFC 9728, path-inserted form). */
-export function resourceMetadataUrl(publicUrl: string, path: string = API_PREFIX): string {
-  return protectedResourceMetadataUrl(publicUrl, protectedResourceOfPath(path));
-}
-
 export interface ChallengeOptions {
   /** RFC 6750 error code (invalid_token, invalid_request, insufficient_scope). */
   error?: string | undefined;
@@ -74,7 +69,9 @@ export interface ChallengeOptions {
 
 /** The WWW-Authenticate challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
 export function bearerChallenge(publicUrl: string, options: ChallengeOptions = {}): string {
-  const parts = [`resource_metadata="${resourceMetadataUrl(publicUrl, options.path)}"`];
+  // The metadata of the resource the path belongs to, at its path-inserted well-known URL.
+  const resource = protectedResourceOfPath(options.path ?? API_PREFIX);
+  const parts = [`resource_metadata="${protectedResourceMetadataUrl(publicUrl, resource)}"`];
   if (options.error !== undefined) parts.push(`error="${options.error}"`);
   if (options.scope) parts.push(`scope="${options.scope}"`);
   return `Bearer ${parts.join(', ')}`;

@@ -7,7 +7,7 @@ export type {
   AuthFailureBudget,
   BearerIntrospector,
 } from './authenticate.ts';
-export { authenticate, bearerChallenge, challengeScope, resourceMetadataUrl } from './authenticate.ts';
+export { authenticate, bearerChallenge, challengeScope } from './authenticate.ts';
 export { checkScope } from './check-scope.ts';
 export type { ErrorHandlerOptions } from './error-handler.ts';
 export { errorHandler, toAppError } from './error-handler.ts';

@@ -60,10 +60,14 @@ function withQuery(path: string, query: Record<string, unknown>): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
-/** The forwarded path of a service call: as given, without leading slashes (the proxy checks the rest). */
-function servicePath(args: Record<string, unknown>): string {
+/**
+ * A service call's URL: the forwarded path as given, without leading slashes (the proxy checks the
+ * rest), and its query.
+ */
+function serviceUrl(args: Record<string, unknown>): string {
   const rest = String(args.path ?? '').replace(/^\/+/, '');
-  return `${API_PREFIX}/services/${segment(args.service)}/${rest}`;
+  const query = (args.query as Record<string, string> | undefined) ?? {};
+  return withQuery(`${API_PREFIX}/services/${segment(args.service)}/${rest}`, query);
 }
 
 /** A tool's description: what its route does, the conduct rule, and what it needs. */
@@ -175,7 +179,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     writes: false,
     request: (args) => ({
       method: 'GET',
-      url: withQuery(servicePath(args), (args.query as Record<string, string> | undefined) ?? {}),
+      url: serviceUrl(args),
     }),
   }),
   tool({
@@ -195,7 +199,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     writes: true,
     request: (args) => ({
       method: args.method as HttpMethod,
-      url: withQuery(servicePath(args), (args.query as Record<string, string> | undefined) ?? {}),
+      url: serviceUrl(args),
       body: args.body,
     }),
   }),
