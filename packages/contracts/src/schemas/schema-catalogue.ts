@@ -40,6 +40,18 @@ import {
 } from './discovery.ts';
 import { McpRequest } from './mcp.ts';
 import {
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  JsonWebKeySet,
+  OAuthError,
+  OAuthIntrospectionRequest,
+  OAuthIntrospectionResponse,
+  OAuthRevocationRequest,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  ProtectedResourceMetadata,
+} from './oauth.ts';
+import {
   ConnectedService,
   Connector,
   ConnectorList,
@@ -101,4 +113,14 @@ export const SchemaCatalogue = {
   TriggerRunPage,
   Deleted,
   McpRequest,
+  OAuthError,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  OAuthRevocationRequest,
+  OAuthIntrospectionRequest,
+  OAuthIntrospectionResponse,
+  JsonWebKeySet,
+  ProtectedResourceMetadata,
 } as const;

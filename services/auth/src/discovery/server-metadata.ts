@@ -6,14 +6,12 @@
  * auth methods of revocation and introspection (RFC 8414 reads an absent list as
  * client_secret_basic only, which would tell public clients they cannot revoke).
  */
+import { SERVER_METADATA_PATHS } from '@pag/contracts';
 import type { Middleware } from 'koa';
 import { SCOPES_SUPPORTED } from '../provider/scopes.ts';
 import { agentAuthBlock } from './agent-auth.ts';
 
-export const DISCOVERY_PATHS: ReadonlySet<string> = new Set([
-  '/.well-known/oauth-authorization-server',
-  '/.well-known/openid-configuration',
-]);
+export const DISCOVERY_PATHS: ReadonlySet<string> = new Set(Object.values(SERVER_METADATA_PATHS));
 
 export function serverMetadataExtensions(publicUrl: string): Middleware {
   const agentAuth = agentAuthBlock(publicUrl);

@@ -79,7 +79,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   return app;
 }
 
-/** The proxy serves the contracts' connector routes (`/api/v1/services/:service/*path`) only. */
+/** The proxy serves the contracts' connector routes (`/api/v1/services/{service}/{path}`) only. */
 function proxyRoute(route: RouteDefinition): boolean {
   return route.service === 'proxy' && route.subject === null;
 }
