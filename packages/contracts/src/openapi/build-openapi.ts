@@ -164,8 +164,10 @@ function describe(route: RouteDefinition, scope: string | null): string {
 function operation(route: RouteDefinition): JsonObject {
   const scope = documentedScope(route);
   const params = parameters(route);
+  // A forwarded third-party answer keeps the connected service's own success status.
+  const forwarded = route.contentType === '*/*';
   const responses: JsonObject = {
-    [String(route.successStatus)]: {
+    [forwarded ? '2XX' : String(route.successStatus)]: {
       description: route.summary,
       ...successHeaders(route),
       content: successContent(route),
@@ -174,6 +176,13 @@ function operation(route: RouteDefinition): JsonObject {
   const pathParams = params.filter((param) => param.in === 'path').length;
   for (const [status, codes] of codesByStatus(routeErrorCodes(route, pathParams))) {
     responses[String(status)] = errorResponse(status, codes);
+  }
+  if (forwarded) {
+    responses.default = {
+      description:
+        "The connected service's own refusal, status and body as it sent them (a status listed above is the gateway's or the proxy's, with the error body).",
+      content: successContent(route),
+    };
   }
   return {
     operationId: route.id,

@@ -47,7 +47,11 @@ export function schemaRef(schema: z.ZodType): JsonObject {
 }
 
 /** A response header, optional as every OpenAPI header is unless said otherwise. */
-const header = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema });
+const header = (description: string, schema: JsonObject = { type: 'string' }, required = false) => ({
+  description,
+  ...(required ? { required } : {}),
+  schema,
+});
 
 const RETRY_AFTER = header('Seconds to wait before sending the request again.', {
   type: 'integer',
@@ -67,7 +71,10 @@ export const RATE_LIMIT_HEADERS = {
 /** The headers an error answer of this status may carry, given its codes. */
 function errorHeaders(status: number, codes: readonly ErrorCode[]): JsonObject | undefined {
   const headers: JsonObject = {};
-  if (status === 401 || codes.includes('INSUFFICIENT_SCOPE')) headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  // Every 401 challenges; a 403 does when the gateway refused the token's scope (not a service's own rule).
+  if (status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  else if (codes.includes('INSUFFICIENT_SCOPE'))
+    headers['WWW-Authenticate'] = { ...WWW_AUTHENTICATE, required: false };
   if (status === 429 || codes.some((code) => 'retryAfterSeconds' in ErrorCatalogue[code]))
     headers['Retry-After'] = RETRY_AFTER;
   if (codes.includes('USAGE_LIMIT_EXCEEDED')) Object.assign(headers, RATE_LIMIT_HEADERS);

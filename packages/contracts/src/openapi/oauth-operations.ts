@@ -48,7 +48,7 @@ export interface OAuthOperation {
   readonly required?: readonly string[];
   /** The success answer: a JSON schema, an HTML page, a redirect, or an empty 200. */
   readonly success:
-    | { readonly status: 200 | 201; readonly schema: z.ZodType }
+    | { readonly status: 200 | 201; readonly schema: z.ZodType; readonly mediaType?: string }
     | { readonly status: 200; readonly html: string }
     | { readonly status: 303; readonly redirect: string }
     | { readonly status: 200; readonly empty: string };
@@ -164,7 +164,7 @@ export const OAuthOperations: readonly OAuthOperation[] = [
     summary: "The authorization server's public keys (JWKS)",
     description:
       'The ES256 keys that sign id_tokens. Access tokens are opaque: they are not signed with these.',
-    success: { status: 200, schema: JsonWebKeySet },
+    success: { status: 200, schema: JsonWebKeySet, mediaType: 'application/jwk-set+json' },
     oauthErrors: {},
   },
   {
@@ -233,18 +233,20 @@ function requestBody(body: NonNullable<OAuthOperation['body']>): JsonObject {
 }
 
 function successResponse(success: OAuthOperation['success']): JsonObject {
-  if ('schema' in success)
-    return {
-      description: 'Success.',
-      content: { 'application/json': { schema: schemaRef(success.schema) } },
-    };
+  if ('schema' in success) {
+    const type = success.mediaType ?? 'application/json';
+    return { description: 'Success.', content: { [type]: { schema: schemaRef(success.schema) } } };
+  }
   if ('html' in success)
     return { description: success.html, content: { [HTML]: { schema: { type: 'string' } } } };
-  if ('redirect' in success)
+  if ('redirect' in success) {
     return {
       description: success.redirect,
       headers: { Location: { required: true, schema: { type: 'string' }, description: 'Where to go next.' } },
+      // koa writes a short page with the link for a client that does not follow redirects.
+      content: { [HTML]: { schema: { type: 'string' } } },
     };
+  }
   return { description: success.empty };
 }
 
