@@ -202,6 +202,21 @@ test('every documented operation answers as documented', async () => {
     expect({ id, status: (await call(id)).status }).toEqual({ id, status: 200 });
   }
   expect((await call('quickStart', { query: '?access_token=abc' })).status).toBe(400);
+  // Every served text shows paths in the document's one style: `{name}`, never `:name` or `*path`.
+  for (const [id, token] of [
+    ['discoveryIndex', undefined],
+    ['quickStart', undefined],
+    ['capabilities', undefined],
+    ['llms', undefined],
+    ['authGuide', undefined],
+    ['openapi', undefined],
+    ['tokenCapabilities', tokens.full],
+    ['gatewayContext', tokens.full],
+  ] as const) {
+    const { body } = await call(id, token === undefined ? {} : { token });
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    expect({ id, shown: text.match(/\/:[A-Za-z]\w*|\*path\b/g) }).toEqual({ id, shown: null });
+  }
 
   // The token's own view, without a token, with a bad one, with a malformed header.
   expect((await call('tokenCapabilities', { token: tokens.full })).status).toBe(200);
