@@ -382,6 +382,10 @@ test('every documented operation answers as documented', async () => {
     (await call('mcpAtBase', { token: tokens.full, body: initialize, headers: mcpHeaders })).status,
   ).toBe(200);
   expect((await call('mcp', { body: initialize, headers: mcpHeaders })).status).toBe(401);
+  const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+  expect((await call('mcp', { token: tokens.full, body: initialized, headers: mcpHeaders })).status).toBe(
+    202,
+  );
 
   // OAuth: register a client, authorize (redirect; a bad request is an HTML page), token errors, revoke, introspect.
   const redirectUri = 'http://127.0.0.1:7777/callback';

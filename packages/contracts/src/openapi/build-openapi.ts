@@ -67,15 +67,8 @@ function successContent(route: RouteDefinition): JsonObject {
     const json = { [route.contentType]: { schema: schemaRef(route.response) } };
     return route.stream ? { ...json, ...EVENT_STREAM } : json;
   }
-  if (route.id === 'openapi') {
-    return { [route.contentType]: { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } };
-  }
   if (route.contentType === 'application/json') {
-    return {
-      [route.contentType]: {
-        schema: { type: 'object', description: 'A JSON-RPC 2.0 answer, or a batch of them.' },
-      },
-    };
+    return { [route.contentType]: { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } };
   }
   if (route.contentType === '*/*')
     return { '*/*': { schema: { description: "The connected service's response." } } };
@@ -173,6 +166,11 @@ function operation(route: RouteDefinition): JsonObject {
       content: successContent(route),
     },
   };
+  if (route.acceptedWithoutBody) {
+    responses['202'] = {
+      description: 'Accepted: the message carried nothing to answer (notifications, responses).',
+    };
+  }
   const pathParams = params.filter((param) => param.in === 'path').length;
   for (const [status, codes] of codesByStatus(routeErrorCodes(route, pathParams))) {
     responses[String(status)] = errorResponse(status, codes);

@@ -49,7 +49,7 @@ import {
 } from '../schemas/brain.ts';
 import { Deleted } from '../schemas/brain-owner.ts';
 import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } from '../schemas/discovery.ts';
-import { MCP_CHALLENGE_SCOPES, McpRequest } from '../schemas/mcp.ts';
+import { MCP_CHALLENGE_SCOPES, McpReply, McpRequest } from '../schemas/mcp.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
 import {
   Trigger,
@@ -95,6 +95,8 @@ function mcp(id: string, path: string, listed: boolean): RouteDefinition {
       : 'MCP endpoint at the base URL (same as /mcp)',
     description: MCP_DESCRIPTION,
     requestBody: McpRequest,
+    response: McpReply,
+    acceptedWithoutBody: true,
     countsUsage: false,
     challengeScopes: MCP_CHALLENGE_SCOPES,
     listed,

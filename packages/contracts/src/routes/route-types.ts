@@ -57,6 +57,11 @@ export interface RouteDefinition {
   /** Schema of the success body; null when the body is not ours (proxied) or not JSON. */
   readonly response: z.ZodType | null;
   readonly successStatus: 200 | 201 | 202;
+  /**
+   * Whether a request may also be answered 202 without a body: a POST that carries nothing to
+   * answer (MCP notifications and responses).
+   */
+  readonly acceptedWithoutBody: boolean;
   /** Media type of the success body. */
   readonly contentType: string;
   /** NATS request subject when the gateway dispatches over NATS; null for local or HTTP-forwarded. */
@@ -129,6 +134,7 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     query: null,
     response: null,
     successStatus: 200,
+    acceptedWithoutBody: false,
     contentType: 'application/json',
     subject: null,
     stream: false,

@@ -38,7 +38,7 @@ import {
   PublicCapabilities,
   QuickStart,
 } from './discovery.ts';
-import { McpRequest } from './mcp.ts';
+import { McpReply, McpRequest } from './mcp.ts';
 import {
   ClientRegistrationRequest,
   ClientRegistrationResponse,
@@ -113,6 +113,7 @@ export const SchemaCatalogue = {
   TriggerRunPage,
   Deleted,
   McpRequest,
+  McpReply,
   OAuthError,
   OAuthTokenRequest,
   OAuthTokenResponse,
