@@ -357,6 +357,10 @@ test('every documented operation answers as documented', async () => {
   expect(
     (await call('handshakeStatus', { params: { handshakeId: 'hs_AAAAAAAAAAAAAAAAAAAAAA' } })).status,
   ).toBe(404);
+  expect(
+    (await call('handshakeStatus', { params: handshakeId, headers: { 'handshake-verifier': 'short' } }))
+      .status,
+  ).toBe(400);
   const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '';
   expect((await call('registerDevice', { body: { publicKey, deviceName: 'contract device' } })).status).toBe(
     201,

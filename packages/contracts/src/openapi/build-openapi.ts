@@ -18,7 +18,8 @@ import {
   RATE_LIMIT_HEADERS,
   schemaRef,
 } from './components.ts';
-import { OAuthOperations, oauthOperation } from './oauth-operations.ts';
+import { oauthOperation } from './oauth-operation.ts';
+import { OAuthOperations } from './oauth-operations.ts';
 import { codesByStatus, routeErrorCodes } from './route-errors.ts';
 
 export interface OpenApiOptions {

@@ -86,8 +86,7 @@ function errorHeaders(status: number, codes: readonly ErrorCode[]): JsonObject |
  * operation can answer with that status, each named in the description with its hint.
  */
 export function errorResponse(status: number, codes: readonly ErrorCode[]): JsonObject {
-  const first = codes[0];
-  if (first === undefined) throw new Error(`No error code for status ${status}`);
+  if (codes.length === 0) throw new Error(`No error code for status ${status}`);
   const headers = errorHeaders(status, codes);
   return {
     description: codes.map((code) => `\`${code}\`: ${ErrorCatalogue[code].hint}`).join('\n\n'),
@@ -102,14 +101,6 @@ export function errorResponse(status: number, codes: readonly ErrorCode[]): Json
               properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
             },
           ],
-        },
-        example: {
-          error: {
-            code: first,
-            message: 'What went wrong.',
-            hint: ErrorCatalogue[first].hint,
-            requestId: 'req_5f2c9a',
-          },
         },
       },
     },

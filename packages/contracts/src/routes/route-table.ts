@@ -432,7 +432,8 @@ export const RouteTable: readonly RouteDefinition[] = [
         'Your code verifier (RFC 7636: 43 to 128 characters), whose S256 challenge you sent as codeChallenge; only to collect your token after approval.',
     },
     pollIntervalSeconds: HANDSHAKE_POLL_INTERVAL_SECONDS,
-    errors: ['NOT_FOUND', 'HANDSHAKE_PROOF_MISMATCH'],
+    // INVALID_REQUEST: a Handshake-Verifier that cannot be a code verifier.
+    errors: ['NOT_FOUND', 'HANDSHAKE_PROOF_MISMATCH', 'INVALID_REQUEST'],
   }),
   r({
     id: 'registerDevice',
