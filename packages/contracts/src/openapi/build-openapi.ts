@@ -95,7 +95,7 @@ function parameters(route: RouteDefinition): JsonObject[] {
     in: 'path',
     required: true,
     description:
-      'The rest of the path, forwarded as is: unlike other parameters it may contain slashes (send them unencoded) and be empty. Its first segment names the resource for sub-scopes.',
+      'The rest of the path, forwarded as is: unlike other parameters it may contain slashes (path separators, forwarded as such) and be empty. Its first segment names the resource for sub-scopes.',
     schema: { type: 'string' },
   };
   return [...named, rest, ...query];
@@ -232,7 +232,7 @@ export function buildOpenApiDocument({ serverUrl, version }: OpenApiOptions): Op
       version,
       description: [
         `IMPORTANT: ${AGENT_CONDUCT_RULE}`,
-        `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every path already begins with ${API_PREFIX}, so never append it to the base URL.`,
+        `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every API path already begins with ${API_PREFIX}, so never append it to the base URL.`,
         'Without a usable token, POST /api/v1/handshakes (with a codeChallenge) and poll GET /api/v1/handshakes/{handshakeId}/status; once approved, the poll with the header Handshake-Verifier answers your token once.',
         "Paths are templates: `{name}` is one path segment; `{path}` in /api/v1/services/{service}/{path} is the rest of the path and may hold slashes. Each operation lists every status it can answer; an error's `code` is one of those listed for its status. The owner's sign-in, consent and dashboard pages (HTML for a browser) are not described here.",
       ].join('\n\n'),
