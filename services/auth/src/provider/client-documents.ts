@@ -117,7 +117,8 @@ interface Entry {
 
 export interface ClientDocumentsOptions {
   allowLoopback: boolean;
-  fetch?: typeof fetchPublic;
+  /** DOCUMENT_TIMEOUT_MS unless given (tests). */
+  timeoutMs?: number;
   now?: () => number;
 }
 
@@ -134,12 +135,12 @@ export class ClientDocuments {
   readonly #entries = new Map<string, Entry>();
   readonly #pending = new Map<string, Promise<AdapterPayload>>();
   readonly #allowLoopback: boolean;
-  readonly #fetch: typeof fetchPublic;
+  readonly #timeoutMs: number;
   readonly #now: () => number;
 
   constructor(options: ClientDocumentsOptions) {
     this.#allowLoopback = options.allowLoopback;
-    this.#fetch = options.fetch ?? fetchPublic;
+    this.#timeoutMs = options.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -162,9 +163,9 @@ export class ClientDocuments {
     checkDocumentUrl(clientId);
     const now = this.#now();
     try {
-      const answer = await this.#fetch(clientId, {
+      const answer = await fetchPublic(clientId, {
         maxBytes: DOCUMENT_MAX_BYTES,
-        timeoutMs: DOCUMENT_TIMEOUT_MS,
+        timeoutMs: this.#timeoutMs,
         allowLoopback: this.#allowLoopback,
       });
       if (answer.status >= 500) throw new PublicFetchError(`it answered ${answer.status}`, true);
