@@ -6,32 +6,55 @@
  * - every POST comes from our own origin (same-origin.ts) and carries the CSRF token (csrf.ts);
  * - sign-in is throttled (AccountStore.signIn) and answers "too many attempts" with Retry-After
  *   rather than waiting;
- * - consent grants exactly what the prompt lists, on our API resource only;
+ * - consent grants what the prompt lists and the owner left ticked, on our API resource only;
+ *   unticked scopes are recorded as rejected (oidc-provider then does not ask again for them);
+ *   unticking every scope is a denial;
+ * - the limits and persona set on the consent page apply to the client's agent: limits through
+ *   AgentStore.recordConsent (the rule every agent's limits follow), the persona through the
+ *   brain as on the approval forms (ConsentPersonas); a refused limit shows the page again (400)
+ *   with what the owner entered, and nothing is granted;
  * - deny ends the interaction with access_denied, which the client receives at its redirect URI;
  * - every ending is a 303 from this server to oidc-provider's resume URL, which in turn 303s to
  *   the client: no form ever posts to another origin.
  */
 import { Router } from '@koa/router';
+import type { OwnerPersona } from '@pag/contracts';
 import { AppError, protectedResourceId, protectedResourceIds } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
+import { checkLimit } from '../agents/agent-rules.ts';
+import { limitOf } from '../dashboard/devices-form.ts';
+import { documentHost } from '../provider/client-documents.ts';
 import type { AccountStore } from '../store/account-store.ts';
 import type { AgentStore } from '../store/agent-store.ts';
 import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
-import { consentPage, loginPage } from './interaction-pages.ts';
+import type { ConsentFormValues } from './interaction-pages.ts';
+import { consentPage, consentScopeField, loginPage } from './interaction-pages.ts';
 import { ownerRequest } from './owner-request.ts';
 import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
 import { sameOriginPosts } from './same-origin.ts';
+
+/**
+ * The owner's personas for the consent page, and the choice made there (dashboard/persona-choice.ts
+ * through the brain, as the approval forms do). Absent: the page offers no persona.
+ */
+export interface ConsentPersonas {
+  /** The owner's personas; null when the brain did not answer. */
+  list(ctx: Context, accountId: string): Promise<OwnerPersona[] | null>;
+  /** Assigns the persona ('' = the default: nothing to do); a sentence when it could not be set. */
+  assign(ctx: Context, accountId: string, agentId: string, personaId: string): Promise<string | null>;
+}
 
 export interface InteractionRouterOptions {
   provider: Provider;
   accounts: AccountStore;
   /** Told of every consent, so the client becomes one of the owner's agents. */
   agents: Pick<AgentStore, 'recordConsent' | 'recordConsentRefused'>;
+  personas?: ConsentPersonas | undefined;
   logger: Logger;
 }
 
@@ -50,6 +73,7 @@ export function createInteractionRouter({
   provider,
   accounts,
   agents,
+  personas,
   logger,
 }: InteractionRouterOptions): Router {
   const router = new Router();
@@ -98,6 +122,41 @@ export function createInteractionRouter({
     );
   }
 
+  async function renderConsent(
+    ctx: Context,
+    interaction: Interaction,
+    status: number,
+    extra: { form?: ConsentFormValues; error?: string } = {},
+  ) {
+    const request = readConsentRequest(interaction.prompt.details, gatewayResources);
+    const accountId = interaction.session?.accountId;
+    const account = accountId ? await accounts.findById(accountId) : null;
+    const clientId = String(interaction.params.client_id ?? '');
+    sendPage(
+      ctx,
+      status,
+      consentPage({
+        uid: interaction.uid,
+        csrf: csrfToken(ctx, cookies),
+        clientName: await clientName(interaction),
+        documentHost: documentHost(clientId),
+        redirectTarget: redirectDestination(interaction.params.redirect_uri),
+        accountEmail: account?.email,
+        scopes: request.apiDescribed,
+        oidcScopes: request.oidcDescribed,
+        personas: personas && accountId ? await personas.list(ctx, accountId) : undefined,
+        ...extra,
+      }),
+    );
+  }
+
+  async function deny(ctx: Context, interaction: Interaction, accountId: string | undefined) {
+    const clientId = String(interaction.params.client_id);
+    if (accountId) await agents.recordConsentRefused({ accountId, clientId }, ownerRequest(ctx));
+    logger.info({ interaction: interaction.uid, clientId }, 'owner denied a client');
+    await finish(ctx, { error: 'access_denied', error_description: 'The owner denied access.' }, false);
+  }
+
   router.use(pageGuard(logger));
   router.use(sameOriginPosts(issuer));
 
@@ -110,21 +169,7 @@ export function createInteractionRouter({
         'This sign-in step is not supported. Go back to the application.',
       );
     }
-    const request = readConsentRequest(interaction.prompt.details, gatewayResources);
-    const accountId = interaction.session?.accountId;
-    const account = accountId ? await accounts.findById(accountId) : null;
-    sendPage(
-      ctx,
-      200,
-      consentPage({
-        uid: interaction.uid,
-        csrf: csrfToken(ctx, cookies),
-        clientName: await clientName(interaction),
-        redirectTarget: redirectDestination(interaction.params.redirect_uri),
-        accountEmail: account?.email,
-        scopes: request.described,
-      }),
-    );
+    return renderConsent(ctx, interaction, 200);
   });
 
   router.post('/interaction/:uid/login', formBody, async (ctx) => {
@@ -154,7 +199,8 @@ export function createInteractionRouter({
   });
 
   router.post('/interaction/:uid/confirm', formBody, async (ctx) => {
-    checkCsrf(ctx, formFields(ctx));
+    const form = formFields(ctx);
+    checkCsrf(ctx, form);
     const interaction = await interactionOf(ctx);
     const accountId = interaction.session?.accountId;
     if (interaction.prompt.name !== 'consent' || !accountId) {
@@ -164,6 +210,26 @@ export function createInteractionRouter({
       );
     }
     const request = readConsentRequest(interaction.prompt.details, gatewayResources);
+    // Only the scopes asked for are read from the form: nothing else can be granted here.
+    const ticked = request.apiScopes.filter((scope) => form[consentScopeField(scope)] === 'on');
+    const unticked = request.apiScopes.filter((scope) => !ticked.includes(scope));
+    if (request.apiScopes.length > 0 && ticked.length === 0) return deny(ctx, interaction, accountId);
+    const values: ConsentFormValues = {
+      scopes: ticked,
+      daily: form.daily ?? '',
+      monthly: form.monthly ?? '',
+      persona: form.persona ?? '',
+    };
+    let limits: { dailyLimit: number | null; monthlyLimit: number | null };
+    try {
+      limits = {
+        dailyLimit: checkLimit(limitOf(values.daily), 'The daily limit'),
+        monthlyLimit: checkLimit(limitOf(values.monthly), 'The monthly limit'),
+      };
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'INVALID_REQUEST')) throw error;
+      return renderConsent(ctx, interaction, 400, { form: values, error: error.message });
+    }
     const clientId = String(interaction.params.client_id);
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
@@ -171,22 +237,26 @@ export function createInteractionRouter({
     if (request.oidcClaims.length > 0) grant.addOIDCClaims(request.oidcClaims);
     // The identifier the client asked for (the token's audience); the API when it named none.
     const resource = request.resource ?? apiResource;
-    if (request.apiScopes.length > 0) grant.addResourceScope(resource, request.apiScopes.join(' '));
+    if (ticked.length > 0) grant.addResourceScope(resource, ticked.join(' '));
+    if (unticked.length > 0) grant.rejectResourceScope(resource, unticked.join(' '));
     const grantId = await grant.save();
     const client = await provider.Client.find(clientId);
-    await agents.recordConsent(
+    const agent = await agents.recordConsent(
       {
         accountId,
         clientId,
         name: clientNameOf(client, clientId),
         scopes: grant.getResourceScope(resource).split(' ').filter(Boolean),
+        ...limits,
       },
       ownerRequest(ctx),
     );
-    logger.info(
-      { accountId, clientId, grantId, scopes: request.described.map((s) => s.scope) },
-      'owner allowed a client',
-    );
+    if (personas) {
+      // As at approval: a persona that could not be set never holds the consent up.
+      const unset = await personas.assign(ctx, accountId, agent.id, values.persona);
+      if (unset !== null) logger.info({ accountId, agentId: agent.id }, unset);
+    }
+    logger.info({ accountId, clientId, grantId, scopes: ticked, unticked }, 'owner allowed a client');
     // An existing grant was updated in place; only a new one is named in the result.
     await finish(ctx, { consent: existing ? {} : { grantId } }, true);
   });
@@ -194,11 +264,7 @@ export function createInteractionRouter({
   router.post('/interaction/:uid/abort', formBody, async (ctx) => {
     checkCsrf(ctx, formFields(ctx));
     const interaction = await interactionOf(ctx);
-    const accountId = interaction.session?.accountId;
-    const clientId = String(interaction.params.client_id);
-    if (accountId) await agents.recordConsentRefused({ accountId, clientId }, ownerRequest(ctx));
-    logger.info({ interaction: interaction.uid, clientId }, 'owner denied a client');
-    await finish(ctx, { error: 'access_denied', error_description: 'The owner denied access.' }, false);
+    await deny(ctx, interaction, interaction.session?.accountId);
   });
 
   return router;
