@@ -23,16 +23,15 @@ import { AppError, protectedResourceId, protectedResourceIds } from '@pag/contra
 import type { Logger } from '@pag/kit';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import { checkLimit } from '../agents/agent-rules.ts';
-import { limitOf } from '../dashboard/devices-form.ts';
 import { documentHost } from '../provider/client-documents.ts';
 import type { AccountStore } from '../store/account-store.ts';
 import type { AgentStore } from '../store/agent-store.ts';
+import { readConsentForm } from './consent-form.ts';
 import { readConsentRequest, redirectDestination, redirectFormTarget } from './consent-scopes.ts';
 import { checkCsrf, csrfToken } from './csrf.ts';
 import { formBody, formFields } from './form-body.ts';
 import type { ConsentFormValues } from './interaction-pages.ts';
-import { consentPage, consentScopeField, loginPage } from './interaction-pages.ts';
+import { consentPage, loginPage } from './interaction-pages.ts';
 import { ownerRequest } from './owner-request.ts';
 import type { CookiePolicy } from './page-cookie.ts';
 import { pageGuard, sendPage, setPageHeaders } from './page-security.ts';
@@ -210,26 +209,10 @@ export function createInteractionRouter({
       );
     }
     const request = readConsentRequest(interaction.prompt.details, gatewayResources);
-    // Only the scopes asked for are read from the form: nothing else can be granted here.
-    const ticked = request.apiScopes.filter((scope) => form[consentScopeField(scope)] === 'on');
-    const unticked = request.apiScopes.filter((scope) => !ticked.includes(scope));
-    if (request.apiScopes.length > 0 && ticked.length === 0) return deny(ctx, interaction, accountId);
-    const values: ConsentFormValues = {
-      scopes: ticked,
-      daily: form.daily ?? '',
-      monthly: form.monthly ?? '',
-      persona: form.persona ?? '',
-    };
-    let limits: { dailyLimit: number | null; monthlyLimit: number | null };
-    try {
-      limits = {
-        dailyLimit: checkLimit(limitOf(values.daily), 'The daily limit'),
-        monthlyLimit: checkLimit(limitOf(values.monthly), 'The monthly limit'),
-      };
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === 'INVALID_REQUEST')) throw error;
-      return renderConsent(ctx, interaction, 400, { form: values, error: error.message });
-    }
+    const choice = readConsentForm(form, request.apiScopes);
+    if (choice.decision === 'deny') return deny(ctx, interaction, accountId);
+    if (choice.decision === 'refused')
+      return renderConsent(ctx, interaction, 400, { form: choice.values, error: choice.error });
     const clientId = String(interaction.params.client_id);
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
@@ -237,8 +220,8 @@ export function createInteractionRouter({
     if (request.oidcClaims.length > 0) grant.addOIDCClaims(request.oidcClaims);
     // The identifier the client asked for (the token's audience); the API when it named none.
     const resource = request.resource ?? apiResource;
-    if (ticked.length > 0) grant.addResourceScope(resource, ticked.join(' '));
-    if (unticked.length > 0) grant.rejectResourceScope(resource, unticked.join(' '));
+    if (choice.granted.length > 0) grant.addResourceScope(resource, choice.granted.join(' '));
+    if (choice.rejected.length > 0) grant.rejectResourceScope(resource, choice.rejected.join(' '));
     const grantId = await grant.save();
     const client = await provider.Client.find(clientId);
     const agent = await agents.recordConsent(
@@ -247,16 +230,20 @@ export function createInteractionRouter({
         clientId,
         name: clientNameOf(client, clientId),
         scopes: grant.getResourceScope(resource).split(' ').filter(Boolean),
-        ...limits,
+        dailyLimit: choice.dailyLimit,
+        monthlyLimit: choice.monthlyLimit,
       },
       ownerRequest(ctx),
     );
     if (personas) {
       // As at approval: a persona that could not be set never holds the consent up.
-      const unset = await personas.assign(ctx, accountId, agent.id, values.persona);
+      const unset = await personas.assign(ctx, accountId, agent.id, choice.personaId);
       if (unset !== null) logger.info({ accountId, agentId: agent.id }, unset);
     }
-    logger.info({ accountId, clientId, grantId, scopes: ticked, unticked }, 'owner allowed a client');
+    logger.info(
+      { accountId, clientId, grantId, scopes: choice.granted, unticked: choice.rejected },
+      'owner allowed a client',
+    );
     // An existing grant was updated in place; only a new one is named in the result.
     await finish(ctx, { consent: existing ? {} : { grantId } }, true);
   });
