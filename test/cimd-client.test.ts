@@ -98,6 +98,9 @@ describe('a client identified by its metadata document', () => {
 
     const browser = new Browser(stack.url);
     const login = await browser.open(url);
+    expect(login.html).toContain(
+      `<strong>Document Agent</strong> (described by ${new URL(documentsOrigin).host})`,
+    );
     const consent = await browser.submit(login, OWNER);
     expect(consent.html).toContain('Document Agent');
     expect(consent.html).toContain(`metadata document at <strong>${new URL(documentsOrigin).host}</strong>`);

@@ -17,6 +17,8 @@ export interface LoginPageInput {
   uid: string;
   csrf: string;
   clientName: string;
+  /** A client known by its metadata document: the host serving it. */
+  documentHost?: string | null | undefined;
   email?: string | undefined;
   error?: string | undefined;
 }
@@ -28,10 +30,11 @@ ${csrfField(csrf)}
 </form>`;
 }
 
-export function loginPage({ uid, csrf, clientName, email, error }: LoginPageInput): string {
+export function loginPage({ uid, csrf, clientName, documentHost, email, error }: LoginPageInput): string {
+  const from = documentHost ? html` (described by ${documentHost})` : html``;
   return page({
     title: 'Sign in',
-    body: html`<p><strong>${clientName}</strong> wants to connect to your gateway. Sign in to continue.</p>
+    body: html`<p><strong>${clientName}</strong>${from} wants to connect to your gateway. Sign in to continue.</p>
 ${errorBox(error)}
 ${signInForm(`/interaction/${encodeURIComponent(uid)}/login`, csrf, email)}
 ${cancelForm(uid, csrf, 'Cancel and return to the application')}

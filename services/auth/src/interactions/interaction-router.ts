@@ -114,10 +114,17 @@ export function createInteractionRouter({
     extra: { email?: string; error?: string } = {},
   ) {
     const name = await clientName(interaction);
+    const host = documentHost(String(interaction.params.client_id ?? ''));
     sendPage(
       ctx,
       status,
-      loginPage({ uid: interaction.uid, csrf: csrfToken(ctx, cookies), clientName: name, ...extra }),
+      loginPage({
+        uid: interaction.uid,
+        csrf: csrfToken(ctx, cookies),
+        clientName: name,
+        documentHost: host,
+        ...extra,
+      }),
     );
   }
 
