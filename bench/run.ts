@@ -810,6 +810,16 @@ nothing else (the baseline), and into one with the same columns, key and indexes
 dedup or chain), which tells the indexes' share of the cost from the writer's own. Rates are events
 per second of time spent writing.
 
+Proxied call (bench/proxy-load.ts, bench/nginx.ts, docs/adr/0067): one upstream, a bare node:http
+server in its own process answering the same 1,024 bytes of JSON to every request, called three ways
+in the same run: directly; through nginx (Debian's package, installed by the bench when missing,
+started with its own config: \`proxy_pass\` to an upstream block with \`keepalive 64\`, HTTP/1.1, no
+access log, \`worker_processes auto\`); and through the embedded stack's gateway and proxy, where the
+upstream is the owner's GitHub (\`CONNECTOR_BASE_URLS\`, the key stored by \`pag connection add\`)
+called with a dashboard token of scope \`services:github:read\`. Every answer must be the upstream's
+bytes; afterwards the audit log must hold the gateway's request row and the proxy's \`proxy.call\`
+row for each answer the load counted. Profile: \`pnpm exec node bench/profile-stack.ts proxy\`.
+
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}
 
