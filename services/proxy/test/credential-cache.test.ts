@@ -111,3 +111,26 @@ test('last_used_at is written once per token per second, not per call', async ()
   );
   expect(used.getTime()).toBeLessThanOrEqual(Date.now());
 });
+
+test('while a proxy cannot hear changes it reads every credential from the database, and listens again', async () => {
+  await connect('key-five');
+  expect(await call(stack.proxy)).toBe('Bearer key-five');
+  // The listening connections are cut (as a failover or a restart of PostgreSQL would).
+  await db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN proxy_credentials'`;
+  await removeUnannounced();
+  await eventually(async () => expect(await call(stack.proxy)).toBe('SERVICE_NOT_CONNECTED'), {
+    what: 'the proxy stops answering from memory',
+    // Well under the cache's own lifetime (5 s): the lost connection did it.
+    timeoutMs: 2_000,
+  });
+  // Reconnected (kit's listener retries after 1 s), the memory serves again.
+  await eventually(
+    async () => {
+      await connect('key-six');
+      expect(await call(stack.proxy)).toBe('Bearer key-six');
+      await removeUnannounced();
+      expect(await call(stack.proxy)).toBe('Bearer key-six');
+    },
+    { what: 'the proxy listens again', timeoutMs: 15_000, intervalMs: 200 },
+  );
+});
