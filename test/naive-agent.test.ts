@@ -43,7 +43,7 @@ function said(text: string, pattern: RegExp, what: string): string {
   return found;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** What the agent reads first: the index at the base URL, and the llms.txt it points to. */
 async function readGuide(): Promise<string> {
@@ -69,7 +69,7 @@ async function useToken(guide: string, token: string, note: string): Promise<voi
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const contextUrl = said(
     guide,
-    new RegExp(`GET (${escape(base)}\\S*/gateway/context) first`),
+    new RegExp(`GET (${literal(base)}\\S*/gateway/context) first`),
     'where the context is',
   );
   const context = await fetch(contextUrl, { headers });
@@ -78,12 +78,12 @@ async function useToken(guide: string, token: string, note: string): Promise<voi
 
   const memoryUrl = said(
     guide,
-    new RegExp(`POST (${escape(base)}\\S*/memory) with`),
+    new RegExp(`POST (${literal(base)}\\S*/memory) with`),
     'where memory is written',
   );
   const template = said(
     guide,
-    new RegExp(`POST ${escape(memoryUrl)} with \`(\\{[^\`]+\\})\``),
+    new RegExp(`POST ${literal(memoryUrl)} with \`(\\{[^\`]+\\})\``),
     'the memory body',
   );
   const written = await fetch(memoryUrl, {
@@ -99,7 +99,7 @@ async function useToken(guide: string, token: string, note: string): Promise<voi
 describe('a naive agent with nothing but the base URL', () => {
   test('(a) the handshake with pickup, as llms.txt tells it', async () => {
     const guide = await readGuide();
-    const createUrl = said(guide, new RegExp(`POST (${escape(base)}\\S*/handshakes) with`), 'where to ask');
+    const createUrl = said(guide, new RegExp(`POST (${literal(base)}\\S*/handshakes) with`), 'where to ask');
     const template = said(guide, /\/handshakes with\s+`(\{[^`]+\})`/, 'the handshake body');
     // The proof as the guide describes it: a secret verifier and BASE64URL(SHA-256(verifier)).
     expect(guide).toContain('openssl dgst -sha256 -binary');
