@@ -4,9 +4,8 @@
  * the owner's login and consent and the SDK's loopback redirect server, an Ed25519 device approved
  * with `pag device approve`), then context, memory, knowledge search, chat streamed by the offline
  * brain, a connected service (a loopback stand-in), triggers, 429 with Retry-After, OAuth refresh
- * before expiry, and a redirect never followed. The refresh after a 401 is in packages/sdk/test/
- * transport.test.ts: revoking an access token ends its whole grant (oidc-provider), so a 401 that a
- * refresh can cure cannot be made here without waiting for a real expiry.
+ * before expiry, and a redirect never followed. The refresh of a token that really expired (a 401)
+ * is test/sdk-refresh.test.ts, on a stack with short-lived tokens.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type ChatEvent, type DeviceApproval, type OAuthSession, PagError } from '@pag/sdk';

@@ -16,7 +16,7 @@ export function staticToken(token: string): Credential {
   return { token: async () => token };
 }
 
-/** Seconds before expiry at which a token is renewed before use. */
+/** Seconds before expiry at which a token is renewed before use (half its lifetime if that is shorter). */
 export const RENEW_MARGIN_SECONDS = 60;
 
 /**
@@ -24,7 +24,7 @@ export const RENEW_MARGIN_SECONDS = 60;
  * 401; concurrent callers share one renewal.
  */
 export class ExpiringCredential implements Credential {
-  private current: { token: string; expiresAt: number } | null;
+  private current: { token: string; renewAt: number } | null;
   private pending: Promise<void> | null = null;
 
   private readonly obtain: () => Promise<{ token: string; expiresInSeconds: number }>;
@@ -41,8 +41,7 @@ export class ExpiringCredential implements Credential {
   }
 
   async token(): Promise<string> {
-    if (this.current === null || this.current.expiresAt - RENEW_MARGIN_SECONDS * 1000 <= this.now())
-      await this.renewNow();
+    if (this.current === null || this.current.renewAt <= this.now()) await this.renewNow();
     if (this.current === null) throw new Error('renewal left no token');
     return this.current.token;
   }
@@ -64,6 +63,7 @@ export class ExpiringCredential implements Credential {
   }
 
   private stamp(next: { token: string; expiresInSeconds: number }) {
-    return { token: next.token, expiresAt: this.now() + next.expiresInSeconds * 1000 };
+    const margin = Math.min(RENEW_MARGIN_SECONDS, next.expiresInSeconds / 2);
+    return { token: next.token, renewAt: this.now() + (next.expiresInSeconds - margin) * 1000 };
   }
 }

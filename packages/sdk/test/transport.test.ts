@@ -146,6 +146,20 @@ describe('renewal after a 401', () => {
     now = 550_000;
     expect(await credential.token()).toBe('t2');
   });
+
+  test('a short-lived token is renewed at half its lifetime', async () => {
+    let now = 0;
+    let issued = 0;
+    const credential = new ExpiringCredential(
+      async () => ({ token: `t${++issued}`, expiresInSeconds: 10 }),
+      () => now,
+    );
+    expect(await credential.token()).toBe('t1');
+    now = 4_999;
+    expect(await credential.token()).toBe('t1');
+    now = 5_000;
+    expect(await credential.token()).toBe('t2');
+  });
 });
 
 describe('redirects and errors', () => {
