@@ -8,6 +8,7 @@
  * is test/sdk-refresh.test.ts, on a stack with short-lived tokens.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { HANDSHAKE_POLL_INTERVAL_SECONDS } from '@pag/contracts';
 import { type ChatEvent, type DeviceApproval, type OAuthSession, PagError } from '@pag/sdk';
 import { connect } from '@pag/sdk/node';
 import type { StackProcess } from '@pag/testkit';
@@ -95,6 +96,61 @@ describe('connecting', () => {
     expect(told).toHaveLength(1);
     expect(client.handshakeToken).toMatchObject({ tokenType: 'Bearer', scopes: ['read'] });
     expect(await client.capabilities()).toMatchObject({ scopes: ['read'], tokenKind: 'handshake' });
+  });
+
+  test('by handshake, still pending: waits as the status says, then collects once the owner approves', async () => {
+    let handshakeId = '';
+    const waits: number[] = [];
+    const client = await connect(stack.url, {
+      // The owner decides while the agent waits out its first interval.
+      sleep: async (ms) => {
+        waits.push(ms);
+        await pag('handshake', 'approve', '--owner', OWNER.email, '--id', handshakeId);
+      },
+      handshake: {
+        agentId: 'sdk-patient@test',
+        requestedScopes: ['read'],
+        message: 'The patient SDK test agent.',
+        onApprovalNeeded: (approval) => {
+          handshakeId = approval.handshakeId;
+        },
+      },
+    });
+    expect(waits).toEqual([HANDSHAKE_POLL_INTERVAL_SECONDS * 1000]);
+    expect(await client.capabilities()).toMatchObject({ tokenKind: 'handshake' });
+  });
+
+  test('by handshake, denied: ACCESS_DENIED', async () => {
+    const denied = connect(stack.url, {
+      handshake: {
+        agentId: 'sdk-denied@test',
+        requestedScopes: ['read'],
+        message: 'The SDK test agent the owner turns down.',
+        onApprovalNeeded: async ({ handshakeId }) => {
+          await pag('handshake', 'deny', '--owner', OWNER.email, '--id', handshakeId);
+        },
+      },
+    });
+    await expect(denied).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+  });
+
+  test('by device key, still pending: retries its assertion after the wait, then is in', async () => {
+    let userCode = '';
+    const waits: number[] = [];
+    const client = await connect(stack.url, {
+      sleep: async (ms) => {
+        waits.push(ms);
+        await pag('device', 'approve', '--owner', OWNER.email, '--user-code', userCode);
+      },
+      device: {
+        deviceName: 'sdk patient laptop',
+        onApprovalNeeded: (approval) => {
+          userCode = approval.userCode;
+        },
+      },
+    });
+    expect(waits).toEqual([5000]);
+    expect(await client.capabilities()).toMatchObject({ tokenKind: 'device' });
   });
 
   test('by device key: registers, is approved with the fingerprint it showed, gets tokens by assertion', async () => {
