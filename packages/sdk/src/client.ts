@@ -43,6 +43,15 @@ function fillPath(template: string, params: Record<string, string> = {}): string
   });
 }
 
+/** A third party's body said to be JSON: parsed, or its text when it is not JSON after all. */
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 const SERVICE_CALLS: Record<HttpMethod, OperationId> = {
   GET: 'callServiceGet',
   POST: 'callServicePost',
@@ -164,12 +173,8 @@ export class PagClient {
         json: body,
       });
       const text = await response.text();
-      const json = (response.headers.get('content-type') ?? '').includes('json');
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: json && text !== '' ? JSON.parse(text) : text,
-      };
+      const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
+      return { status: response.status, headers: response.headers, body: json ? parseOrText(text) : text };
     },
   };
 
