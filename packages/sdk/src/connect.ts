@@ -7,7 +7,7 @@ import { type HandshakeOptions, type HandshakeToken, handshake } from './auth/ha
 import { type OAuthOptions, oauthCredential } from './auth/oauth.ts';
 import { PagClient } from './client.ts';
 import { type Credential, staticToken } from './credentials.ts';
-import { Transport, type TransportOptions } from './transport.ts';
+import { defaultSleep, Transport, type TransportOptions } from './transport.ts';
 
 interface CommonOptions extends TransportOptions {
   /** The clock, in ms since the epoch (default Date.now): token expiry and waiting deadlines. */
@@ -29,9 +29,8 @@ export interface ConnectedClient extends PagClient {
 }
 
 export async function connect(baseUrl: string, options: ConnectOptions): Promise<ConnectedClient> {
-  const anonymous = new Transport(baseUrl, null, options);
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const { fetch, retry, sleep = defaultSleep, now = Date.now } = options;
+  const anonymous = new Transport(baseUrl, null, { fetch, retry, sleep });
   if ('token' in options) return new PagClient(anonymous.withCredential(staticToken(options.token)));
   if ('credential' in options) return new PagClient(anonymous.withCredential(options.credential));
   if ('handshake' in options) {

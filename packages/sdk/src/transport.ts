@@ -43,7 +43,8 @@ const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'DELETE']);
 /** 429 codes with which the gateway says it refused before performing anything. */
 const NOT_PERFORMED = new Set(['RATE_LIMITED', 'USAGE_LIMIT_EXCEEDED']);
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A timer: how the SDK waits unless told otherwise. */
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Transport {
   readonly baseUrl: string;
@@ -53,9 +54,11 @@ export class Transport {
   private readonly sleep: (ms: number) => Promise<void>;
 
   private readonly credential: Credential | null;
+  private readonly options: TransportOptions;
 
   constructor(baseUrl: string, credential: Credential | null, options: TransportOptions = {}) {
     this.credential = credential;
+    this.options = options;
     this.baseUrl = normalizeBaseUrl(baseUrl);
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.maxAttempts = Math.max(1, options.retry?.maxAttempts ?? 3);
@@ -65,9 +68,7 @@ export class Transport {
 
   /** The same base URL and options with another credential. */
   withCredential(credential: Credential): Transport {
-    const copy = Object.create(Transport.prototype) as Transport;
-    Object.assign(copy, this, { credential });
-    return copy;
+    return new Transport(this.baseUrl, credential, this.options);
   }
 
   url(path: string, query: SendOptions['query'] = {}): string {
