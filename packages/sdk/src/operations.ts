@@ -21,8 +21,8 @@ export interface Operation {
   readonly body: SchemaName | null;
   /** The success answer's JSON component, or null when it is not one (the proxy's answer). */
   readonly response: SchemaName | null;
-  /** The success status the document gives. */
-  readonly success: number;
+  /** The success status the document gives; `2XX` where it is the connected service's own. */
+  readonly success: number | '2XX';
 }
 
 export const Operations = {
@@ -80,35 +80,35 @@ export const Operations = {
     path: '/api/v1/services/{service}/{path}',
     body: null,
     response: null,
-    success: 200,
+    success: '2XX',
   },
   callServicePost: {
     method: 'POST',
     path: '/api/v1/services/{service}/{path}',
     body: null,
     response: null,
-    success: 200,
+    success: '2XX',
   },
   callServicePut: {
     method: 'PUT',
     path: '/api/v1/services/{service}/{path}',
     body: null,
     response: null,
-    success: 200,
+    success: '2XX',
   },
   callServicePatch: {
     method: 'PATCH',
     path: '/api/v1/services/{service}/{path}',
     body: null,
     response: null,
-    success: 200,
+    success: '2XX',
   },
   callServiceDelete: {
     method: 'DELETE',
     path: '/api/v1/services/{service}/{path}',
     body: null,
     response: null,
-    success: 200,
+    success: '2XX',
   },
   listTriggers: {
     method: 'GET',
