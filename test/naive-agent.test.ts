@@ -144,6 +144,10 @@ describe('a naive agent with nothing but the base URL', () => {
     const guide = await readGuide();
     const provider = new MemoryProvider();
     expect(await auth(provider, { serverUrl: base })).toBe('REDIRECT');
+    // Given only the base URL, before any 401, the SDK asks for the base document's
+    // scopes_supported as a whole: never `full`.
+    const asked = (provider.authorizationUrl as URL).searchParams.get('scope')?.split(' ') ?? [];
+    expect(asked).not.toContain('full');
     const { code } = await consentAs(base, OWNER, provider.authorizationUrl as URL);
     expect(await auth(provider, { serverUrl: base, authorizationCode: code })).toBe('AUTHORIZED');
     await useToken(guide, provider.saved?.access_token ?? '', 'Learned through OAuth.');
