@@ -50,7 +50,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     schema: proxyDatabase.schema,
     logger,
   });
-  const store = new VaultStore({ prisma, vaultKey: config.vaultKey, connectors, logger });
+  const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors, logger });
   const server = createServer({
     // Uploads stream through; the gateway bounds the whole request first (REQUEST_TIMEOUT_MS).
     requestTimeout: 60_000,
