@@ -41,7 +41,9 @@ describe('proxy config', () => {
 
   test('a missing or malformed vault key stops start-up, named', () => {
     const { VAULT_ENCRYPTION_KEY: _key, ...withoutKey } = base;
-    expect(issuesOf(withoutKey)).toEqual([expect.stringMatching(/^VAULT_KEYS: required \(or VAULT_ENCRYPTION_KEY\)/)]);
+    expect(issuesOf(withoutKey)).toEqual([
+      expect.stringMatching(/^VAULT_KEYS: required \(or VAULT_ENCRYPTION_KEY\)/),
+    ]);
     expect(issuesOf({ ...base, VAULT_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toEqual([
       expect.stringContaining('VAULT_ENCRYPTION_KEY: must be the base64 of exactly 32 bytes'),
     ]);
@@ -77,7 +79,9 @@ describe('proxy config', () => {
 
   test('a malformed key ring or an active id outside it is named', () => {
     const key = randomBytes(32).toString('base64');
-    expect(issuesOf({ ...base, VAULT_KEYS: `k1:${key},k1:${key}` })).toEqual(['VAULT_KEYS: names key k1 twice']);
+    expect(issuesOf({ ...base, VAULT_KEYS: `k1:${key},k1:${key}` })).toEqual([
+      'VAULT_KEYS: names key k1 twice',
+    ]);
     expect(issuesOf({ ...base, VAULT_KEYS: `k1:${randomBytes(16).toString('base64')}` })).toEqual([
       expect.stringContaining('VAULT_KEYS: key k1 must be the base64 of exactly 32 bytes'),
     ]);

@@ -44,7 +44,10 @@ const VaultKeys = z
     for (const entry of text.split(',').map((part) => part.trim())) {
       const [id = '', value = '', extra] = entry.split(':');
       if (!KEY_ID.test(id) || extra !== undefined) {
-        ctx.addIssue({ code: 'custom', message: 'must list id:base64 pairs, ids of letters, digits, _ and -' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must list id:base64 pairs, ids of letters, digits, _ and -',
+        });
       } else if (keys.has(id)) {
         ctx.addIssue({ code: 'custom', message: `names key ${id} twice` });
       } else if (!BASE64.test(value) || Buffer.from(value, 'base64').length !== 32) {
@@ -181,9 +184,11 @@ export type ProxyConfig = ReturnType<typeof proxyConfig.parse>;
  * database and these keys, nothing else).
  */
 export function loadVaultKeyRing(env: Env): VaultKeyRing {
-  const schema = z.object(VAULT_ENV).superRefine((values, ctx) =>
-    vaultCheck(values, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message })),
-  );
+  const schema = z
+    .object(VAULT_ENV)
+    .superRefine((values, ctx) =>
+      vaultCheck(values, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message })),
+    );
   return vaultKeyRing(parseConfig(schema, env));
 }
 

@@ -29,7 +29,9 @@ export interface RotationReport extends VaultKeyStatus {
 export async function vaultKeyStatus(store: VaultStore, ring: VaultKeyRing): Promise<VaultKeyStatus> {
   const usage = await store.keyUsage();
   // A row may name a key by the id derived from it (stored under VAULT_ENCRYPTION_KEY alone).
-  const inUse = new Set(usage.map((entry) => (entry.keyId === null ? null : (ring.idOf(entry.keyId) ?? entry.keyId))));
+  const inUse = new Set(
+    usage.map((entry) => (entry.keyId === null ? null : (ring.idOf(entry.keyId) ?? entry.keyId))),
+  );
   return {
     activeId: ring.activeId,
     usage,
@@ -44,7 +46,7 @@ export async function vaultKeyStatus(store: VaultStore, ring: VaultKeyRing): Pro
 export async function rotateVaultKey(
   store: VaultStore,
   ring: VaultKeyRing,
-  options: { batchSize?: number; onBatch?: (rewrapped: number) => void } = {},
+  options: { batchSize?: number; onBatch?: (rewrapped: number) => void | Promise<void> } = {},
 ): Promise<RotationReport> {
   const batchSize = options.batchSize ?? 100;
   let rewrapped = 0;
@@ -52,7 +54,7 @@ export async function rotateVaultKey(
     const done = await store.rotateBatch(batchSize);
     if (done === 0) break;
     rewrapped += done;
-    options.onBatch?.(rewrapped);
+    await options.onBatch?.(rewrapped);
   }
   return { ...(await vaultKeyStatus(store, ring)), rewrapped };
 }

@@ -42,7 +42,10 @@ export interface ProxyStore extends AsyncDisposable {
   /** Tokens per vault key id, and which keys of the ring nothing needs any more. */
   keyStatus(): Promise<VaultKeyStatus>;
   /** Rewraps every token not under the ring's active key, in batches (rotate-vault-key.ts). */
-  rotateKey(options?: { batchSize?: number; onBatch?: (rewrapped: number) => void }): Promise<RotationReport>;
+  rotateKey(options?: {
+    batchSize?: number;
+    onBatch?: (rewrapped: number) => void | Promise<void>;
+  }): Promise<RotationReport>;
   close(): Promise<void>;
 }
 

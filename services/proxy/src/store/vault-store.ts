@@ -218,10 +218,11 @@ export class VaultStore {
 
   /**
    * Rewraps up to `size` tokens not under the active key, in one short transaction that locks
-   * those rows only (FOR UPDATE: a token replaced meanwhile is rewrapped in its new version or
-   * not at all). Only data keys are unwrapped and wrapped again; a v1 value is sealed afresh.
-   * Resolves with how many were rewrapped: 0 when none is left (or all left are locked by a
-   * rotation running beside this one, which moves them).
+   * those rows only. FOR UPDATE waits for a write under way on a row (last_used_at, a token
+   * replaced) and then sees its new version; not SKIP LOCKED, which would pass over rows a call
+   * is touching and could end the rotation with rows left. Only data keys are unwrapped and
+   * wrapped again; a v1 value is sealed afresh. Resolves with how many were rewrapped: 0 when
+   * none is left under another key.
    */
   async rotateBatch(size: number): Promise<number> {
     return this.#prisma.$transaction(async (tx) => {
@@ -238,10 +239,14 @@ export class VaultStore {
           FROM proxy.vault_tokens
          WHERE key_id IS DISTINCT FROM ${this.#keys.activeId}
          ORDER BY id LIMIT ${size}
-           FOR UPDATE SKIP LOCKED`;
+           FOR UPDATE`;
       for (const row of rows) {
         const binding = { tokenId: row.id, accountId: row.account_id, service: row.service };
-        const sealed = { keyId: row.key_id, wrappedKey: row.wrapped_key, encryptedValue: row.encrypted_value };
+        const sealed = {
+          keyId: row.key_id,
+          wrappedKey: row.wrapped_key,
+          encryptedValue: row.encrypted_value,
+        };
         const rewrapped = rewrapToken(sealed, this.#keys, binding);
         await tx.vaultToken.update({ where: { id: row.id }, data: rewrapped });
       }

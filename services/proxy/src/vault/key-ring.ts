@@ -35,7 +35,8 @@ export class VaultKeyRing {
       if (!KEY_ID.test(id)) throw new VaultKeyError(`vault key id ${JSON.stringify(id)} is not a short name`);
       if (key.length !== 32) throw new VaultKeyError(`vault key ${id} must be 32 bytes (AES-256).`);
     }
-    if (!keys.has(activeId)) throw new VaultKeyError(`the active vault key ${activeId} is not in the key ring`);
+    if (!keys.has(activeId))
+      throw new VaultKeyError(`the active vault key ${activeId} is not in the key ring`);
     this.#keys = new Map(keys);
     this.#derived = new Map([...keys.values()].map((key) => [legacyKeyId(key), key]));
     this.activeId = activeId;

@@ -76,9 +76,9 @@ describe('envelope encryption', () => {
     expect(() => openToken({ ...sealed, wrappedKey: elsewhere.wrappedKey }, bothRing, binding)).toThrow(
       VaultKeyError,
     );
-    expect(() => openToken({ ...elsewhere, encryptedValue: sealed.encryptedValue }, bothRing, binding)).toThrow(
-      VaultKeyError,
-    );
+    expect(() =>
+      openToken({ ...elsewhere, encryptedValue: sealed.encryptedValue }, bothRing, binding),
+    ).toThrow(VaultKeyError);
   });
 
   test('a changed ciphertext, a changed key id or an unknown format fails loudly', () => {
@@ -91,9 +91,9 @@ describe('envelope encryption', () => {
       /its value was changed/,
     );
     expect(() => openToken({ ...sealed, keyId: 'k1' }, bothRing, binding)).toThrow(/cannot be unwrapped/);
-    expect(() => openToken({ ...sealed, encryptedValue: `v3.${parts.slice(1).join('.')}` }, bothRing, binding)).toThrow(
-      /unknown encryption format/,
-    );
+    expect(() =>
+      openToken({ ...sealed, encryptedValue: `v3.${parts.slice(1).join('.')}` }, bothRing, binding),
+    ).toThrow(/unknown encryption format/);
   });
 });
 

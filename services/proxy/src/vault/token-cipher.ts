@@ -72,7 +72,11 @@ function open(parts: string[], key: Buffer, aad: Buffer): Buffer {
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
 }
 
-function wrapDataKey(dataKey: Buffer, ring: VaultKeyRing, binding: TokenBinding): EnvelopeToken['wrappedKey'] {
+function wrapDataKey(
+  dataKey: Buffer,
+  ring: VaultKeyRing,
+  binding: TokenBinding,
+): EnvelopeToken['wrappedKey'] {
   return seal(dataKey, ring.active, wrapData(ring.activeId, binding)).join('.');
 }
 
@@ -91,7 +95,9 @@ function unwrapDataKey(keyId: string, wrappedKey: string, ring: VaultKeyRing, bi
 /** Seals a value under a fresh data key wrapped by the ring's active key. */
 export function sealToken(value: string, ring: VaultKeyRing, binding: TokenBinding): EnvelopeToken {
   const dataKey = randomBytes(32);
-  const encryptedValue = ['v2', ...seal(Buffer.from(value, 'utf8'), dataKey, valueData(binding, 'v2'))].join('.');
+  const encryptedValue = ['v2', ...seal(Buffer.from(value, 'utf8'), dataKey, valueData(binding, 'v2'))].join(
+    '.',
+  );
   return { keyId: ring.activeId, wrappedKey: wrapDataKey(dataKey, ring, binding), encryptedValue };
 }
 
@@ -135,7 +141,11 @@ export function rewrapToken(sealed: SealedToken, ring: VaultKeyRing, binding: To
   if (sealed.keyId !== null && sealed.wrappedKey !== null && sealed.encryptedValue.startsWith('v2.')) {
     const dataKey = unwrapDataKey(sealed.keyId, sealed.wrappedKey, ring, binding);
     try {
-      return { keyId: ring.activeId, wrappedKey: wrapDataKey(dataKey, ring, binding), encryptedValue: sealed.encryptedValue };
+      return {
+        keyId: ring.activeId,
+        wrappedKey: wrapDataKey(dataKey, ring, binding),
+        encryptedValue: sealed.encryptedValue,
+      };
     } finally {
       dataKey.fill(0);
     }

@@ -16,7 +16,9 @@ function describeUsage(context: CommandContext, status: VaultKeyStatus): void {
   if (status.usage.length === 0) context.out('no credential is stored');
   for (const { keyId, tokens } of status.usage) {
     const name = keyId ?? '(none: stored before key ids)';
-    context.out(`${name}\t${tokens} credential${tokens === 1 ? '' : 's'}${keyId === status.activeId ? '\t(active)' : ''}`);
+    context.out(
+      `${name}\t${tokens} credential${tokens === 1 ? '' : 's'}${keyId === status.activeId ? '\t(active)' : ''}`,
+    );
   }
 }
 
@@ -31,7 +33,10 @@ function describeRetirement(context: CommandContext, status: VaultKeyStatus): vo
 
 async function openStore(context: CommandContext) {
   const keyRing = await context.vaultKeys();
-  return { keyRing, store: openProxyStore({ databaseUrl: context.databaseUrl, keyRing, logger: context.logger }) };
+  return {
+    keyRing,
+    store: openProxyStore({ databaseUrl: context.databaseUrl, keyRing, logger: context.logger }),
+  };
 }
 
 const vaultStatus: Command = {
@@ -59,7 +64,9 @@ const vaultRotateKey: Command = {
     const { store } = await openStore(context);
     await using _store = store;
     const report = await store.rotateKey({ batchSize: batch === undefined ? 100 : Number(batch) });
-    context.out(`rewrapped ${report.rewrapped} credential${report.rewrapped === 1 ? '' : 's'} under ${report.activeId}`);
+    context.out(
+      `rewrapped ${report.rewrapped} credential${report.rewrapped === 1 ? '' : 's'} under ${report.activeId}`,
+    );
     describeUsage(context, report);
     describeRetirement(context, report);
     if (report.remaining === 0) context.out(`every credential is under ${report.activeId}.`);
