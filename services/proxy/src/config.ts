@@ -142,6 +142,12 @@ export const proxyConfig = defineConfig({
       .min(1024)
       .max(100 * 1024 * 1024)
       .default(10 * 1024 * 1024),
+    PROXY_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
   },
   checks: [natsCheck, vaultCheck],
   from: (env) => ({
@@ -173,6 +179,8 @@ export const proxyConfig = defineConfig({
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     /** Largest request body forwarded to a connected service. */
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    /** Largest answer of a connected service passed back (502 UPSTREAM_RESPONSE_TOO_LARGE past it). */
+    maxResponseBytes: env.PROXY_MAX_RESPONSE_BYTES,
   }),
 });
 

@@ -79,7 +79,12 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         deps: {
           store,
           connectors,
-          calls: { audit, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes },
+          calls: {
+            audit,
+            timeoutMs: config.upstreamTimeoutMs,
+            bodyLimitBytes: config.bodyLimitBytes,
+            maxResponseBytes: config.maxResponseBytes,
+          },
         },
         logger,
         metrics,
@@ -94,6 +99,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       connectors,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
+      maxResponseBytes: config.maxResponseBytes,
       logger,
       metrics,
       audit,
