@@ -14,7 +14,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
@@ -26,6 +27,8 @@ import { FakeUpstream } from '../services/proxy/test/support/fake-upstream.ts';
 
 const OWNER = { email: 'erin@safety.test', password: 'erin long password' };
 const KEY = `ghp_safetyTestKey_${randomBytes(8).toString('hex')}`;
+/** Notion's credential; "Notion" resets every connection: a call fails after it was decrypted. */
+const NOTION_KEY = `ntn_safetyTestKey_${randomBytes(8).toString('hex')}`;
 const BODY_LIMIT = 64 * 1024;
 const k1 = randomBytes(32).toString('base64');
 const k2 = randomBytes(32).toString('base64');
@@ -34,6 +37,7 @@ const VAULT = { VAULT_KEYS: `k1:${k1},k2:${k2}`, VAULT_ACTIVE_KEY_ID: 'k1' };
 
 let stack: StackProcess;
 let github: FakeUpstream;
+let resetting: Server;
 let token: string;
 
 async function pag(env: Record<string, string>, stdin: string, ...argv: string[]) {
@@ -49,9 +53,15 @@ async function pag(env: Record<string, string>, stdin: string, ...argv: string[]
 
 beforeAll(async () => {
   github = await FakeUpstream.start();
+  // Held, not a port found free: another test's server could take that meanwhile.
+  resetting = createServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
   stack = await startStackProcess({
     env: {
-      CONNECTOR_BASE_URLS: JSON.stringify({ github: github.url }),
+      CONNECTOR_BASE_URLS: JSON.stringify({
+        github: github.url,
+        notion: `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`,
+      }),
       BODY_LIMIT_BYTES: String(BODY_LIMIT),
       LOG_LEVEL: 'info',
       ...VAULT,
@@ -74,6 +84,19 @@ beforeAll(async () => {
   );
   expect(made.code).toBe(0);
   token = made.out.at(-1) ?? '';
+  const notion = await pag(
+    VAULT,
+    `${NOTION_KEY}\n`,
+    'connection',
+    'add',
+    '--owner',
+    OWNER.email,
+    '--service',
+    'notion',
+    '--label',
+    'ws',
+  );
+  expect(notion.code).toBe(0);
   const added = await pag(
     VAULT,
     `${KEY}\n`,
@@ -92,6 +115,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await github?.[Symbol.asyncDispose]();
+  await new Promise((resolve) => (resetting ? resetting.close(resolve) : resolve(undefined)));
 });
 
 /** One request as written on the wire (no client library to tidy the target or the headers). */
@@ -138,7 +162,7 @@ describe('bad input through the gateway: a clear 4xx, and nothing reaches the pr
     ['a protocol-relative URL in the path', '/api/v1/services/github//evil.example/steal'],
     ['an encoded absolute URL in the path', '/api/v1/services/github/https%3A%2F%2Fevil.example%2Fsteal'],
     ['an unknown service', '/api/v1/services/myspace/user'],
-    ['a service not connected', '/api/v1/services/notion/pages/1'],
+    ['a service not connected', '/api/v1/services/figma/me'],
     ['an encoded line break in the path', '/api/v1/services/github/user%0d%0aX-Injected:%201'],
   ])('%s: %s', async (_what, target) => {
     const before = github.arrivals.length;
@@ -183,6 +207,16 @@ describe('bad input through the gateway: a clear 4xx, and nothing reaches the pr
   });
 });
 
+test('a provider that breaks off: 502 UPSTREAM_ERROR, its credential in no answer', async () => {
+  const response = await fetch(`${stack.url}/api/v1/services/notion/pages/1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(502);
+  const text = await response.text();
+  expect(ErrorBody.parse(JSON.parse(text)).error.code).toBe('UPSTREAM_ERROR');
+  expect(text).not.toContain(NOTION_KEY);
+});
+
 test("the provider's 429: 429 UPSTREAM_RATE_LIMITED with its Retry-After, through the gateway", async () => {
   const response = await fetch(`${stack.url}/api/v1/services/github/rate-limited?after=30`, {
     headers: { authorization: `Bearer ${token}` },
@@ -195,10 +229,10 @@ test("the provider's 429: 429 UPSTREAM_RATE_LIMITED with its Retry-After, throug
 test('`pag vault rotate-key` while the stack serves: calls keep working, the old key is then retirable', async () => {
   const rotated = { ...VAULT, VAULT_ACTIVE_KEY_ID: 'k2' };
   const before = await pag(rotated, '', 'vault', 'status');
-  expect(before.out.join('\n')).toMatch(/^k1\t1 credential$/m);
+  expect(before.out.join('\n')).toMatch(/^k1\t2 credentials$/m);
   const rotation = await pag(rotated, '', 'vault', 'rotate-key');
   expect(rotation.code).toBe(0);
-  expect(rotation.out.join('\n')).toContain('rewrapped 1 credential under k2');
+  expect(rotation.out.join('\n')).toContain('rewrapped 2 credentials under k2');
   expect(rotation.out.join('\n')).toContain('key k1 wraps nothing any more: it can be retired.');
   // The stack's own ring holds both keys: the rotated credential is read under k2.
   const response = await fetch(`${stack.url}/api/v1/services/github/user`, {
@@ -209,7 +243,7 @@ test('`pag vault rotate-key` while the stack serves: calls keep working, the old
     `Bearer ${KEY}`,
   );
   const after = await pag(rotated, '', 'vault', 'status');
-  expect(after.out.join('\n')).toMatch(/^k2\t1 credential\t\(active\)$/m);
+  expect(after.out.join('\n')).toMatch(/^k2\t2 credentials\t\(active\)$/m);
 });
 
 test('no stored credential in any column of any row of any table, nor in anything the stack printed', async () => {
@@ -218,9 +252,13 @@ test('no stored credential in any column of any row of any table, nor in anythin
   };
   // Every service's schema: auth, gateway, brain, trigger, proxy, audit.
   expect(await countTables(databaseUrl)).toBeGreaterThan(10);
-  expect(await findInTables(databaseUrl, [KEY])).toEqual([]);
-  expect(stack.output()).not.toContain(KEY);
-  expect(stack.errorOutput()).not.toContain(KEY);
+  expect(await findInTables(databaseUrl, [KEY, NOTION_KEY])).toEqual([]);
+  for (const secret of [KEY, NOTION_KEY]) {
+    expect(stack.output()).not.toContain(secret);
+    expect(stack.errorOutput()).not.toContain(secret);
+  }
+  // The failed call was logged (so the scan looked at a line about it).
+  expect(stack.output()).toContain('connected service call failed');
   // The calls above were audited (so the scan looked at rows that describe them).
   const audit = await pag(VAULT, '', 'audit', 'list', '--owner', OWNER.email);
   expect(audit.out.join('\n')).toContain('/api/v1/services/github/');
