@@ -86,13 +86,14 @@ export const ERROR_RESPONSES = {
   429: {
     name: 'TooManyRequests',
     description:
-      'A per-agent daily or monthly usage limit or a rate limit is exceeded, or the client address sent too many rejected tokens (RATE_LIMITED).',
+      "A per-agent daily or monthly usage limit or a rate limit is exceeded, or the client address sent too many rejected tokens (RATE_LIMITED); on a proxied call, UPSTREAM_RATE_LIMITED: the connected service's own limit.",
     headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait.' } },
     content: errorContent('USAGE_LIMIT_EXCEEDED', 'The daily limit of 1000 requests is reached.'),
   },
   502: {
     name: 'BadGateway',
-    description: 'The connected service, or the language-model provider the brain calls, failed.',
+    description:
+      "The connected service, or the language-model provider the brain calls, failed; UPSTREAM_RESPONSE_TOO_LARGE: its answer exceeds the proxy's limit.",
     content: errorContent('UPSTREAM_ERROR', 'The request could not be completed.'),
   },
   503: {
