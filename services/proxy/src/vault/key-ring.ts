@@ -56,10 +56,6 @@ export class VaultKeyRing {
     return this.key(this.activeId);
   }
 
-  has(id: string): boolean {
-    return this.#keys.has(id) || this.#derived.has(id);
-  }
-
   /** The key under this id; a row naming a key the ring lacks says which one to add back. */
   key(id: string): Buffer {
     const key = this.#keys.get(id) ?? this.#derived.get(id);

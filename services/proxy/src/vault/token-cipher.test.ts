@@ -104,6 +104,21 @@ describe('the key ring', () => {
     expect(() => new VaultKeyRing(new Map([['k1', randomBytes(32)]]), 'k2')).toThrow(/not in the key ring/);
   });
 
+  test('a key moved from VAULT_ENCRYPTION_KEY into VAULT_KEYS under a name still reads what it wrapped', () => {
+    const sealed = sealToken(secret, VaultKeyRing.single(oldKey), binding);
+    expect(sealed.keyId).toBe(legacyKeyId(oldKey));
+    const named = new VaultKeyRing(
+      new Map([
+        ['k2', newKey],
+        ['k1', oldKey],
+      ]),
+      'k2',
+    );
+    expect(openToken(sealed, named, binding)).toBe(secret);
+    expect(named.idOf(legacyKeyId(oldKey))).toBe('k1');
+    expect(named.idOf(legacyKeyId(randomBytes(32)))).toBeUndefined();
+  });
+
   test('a single key goes by an id derived from it: stable, and different for another key', () => {
     expect(VaultKeyRing.single(oldKey).activeId).toBe(legacyKeyId(oldKey));
     expect(legacyKeyId(oldKey)).toBe(legacyKeyId(Buffer.from(oldKey)));

@@ -7,7 +7,7 @@
  *   transactions while the proxy keeps serving; says what is left under other keys and when the
  *   old key can be retired. Every running proxy replica must hold the new key first.
  */
-import type { VaultKeyStatus } from '@pag/proxy';
+import type { VaultKeyRing, VaultKeyStatus } from '@pag/proxy';
 import { openProxyStore } from '@pag/proxy';
 import type { Command, CommandContext } from '../command.ts';
 import { CliError } from '../command.ts';
@@ -31,12 +31,8 @@ function describeRetirement(context: CommandContext, status: VaultKeyStatus): vo
   for (const id of status.retirable) context.out(`key ${id} wraps nothing any more: it can be retired.`);
 }
 
-async function openStore(context: CommandContext) {
-  const keyRing = await context.vaultKeys();
-  return {
-    keyRing,
-    store: openProxyStore({ databaseUrl: context.databaseUrl, keyRing, logger: context.logger }),
-  };
+function openStore(context: CommandContext, keyRing: VaultKeyRing) {
+  return openProxyStore({ databaseUrl: context.databaseUrl, keyRing, logger: context.logger });
 }
 
 const vaultStatus: Command = {
@@ -44,8 +40,8 @@ const vaultStatus: Command = {
   usage: '',
   options: {},
   async run(context) {
-    const { keyRing, store } = await openStore(context);
-    await using _store = store;
+    const keyRing = await context.vaultKeys();
+    await using store = openStore(context, keyRing);
     const status = await store.keyStatus();
     context.out(`active key ${status.activeId}; ring ${keyRing.ids.join(', ')}`);
     describeUsage(context, status);
@@ -61,8 +57,7 @@ const vaultRotateKey: Command = {
     const batch = context.values.batch;
     if (batch !== undefined && (typeof batch !== 'string' || !/^[1-9]\d{0,4}$/.test(batch)))
       throw new CliError('--batch must be a whole number from 1 to 99999');
-    const { store } = await openStore(context);
-    await using _store = store;
+    await using store = openStore(context, await context.vaultKeys());
     const report = await store.rotateKey({ batchSize: batch === undefined ? 100 : Number(batch) });
     context.out(
       `rewrapped ${report.rewrapped} credential${report.rewrapped === 1 ? '' : 's'} under ${report.activeId}`,
