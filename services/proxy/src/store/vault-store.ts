@@ -24,7 +24,7 @@ import { openToken, rewrapToken, sealToken } from '../vault/token-cipher.ts';
 export type CredentialLookup =
   | { state: 'missing' }
   | { state: 'expired' | 'error' }
-  | { state: 'connected'; tokenId: string; value: string };
+  | { state: 'connected'; tokenId: string; value: string; expiresAt: Date | null };
 
 const METADATA = {
   id: true,
@@ -147,7 +147,7 @@ export class VaultStore {
       orderBy: { createdAt: 'desc' },
       // One statement: key id, wrapped key and value of the same version of the row, even while
       // a rotation rewraps it.
-      select: { id: true, keyId: true, wrappedKey: true, encryptedValue: true },
+      select: { id: true, keyId: true, wrappedKey: true, encryptedValue: true, expiresAt: true },
     });
     if (token === null) {
       this.#background(
@@ -159,14 +159,14 @@ export class VaultStore {
       return { state: 'expired' };
     }
     const value = openToken(token, this.#keys, { tokenId: token.id, accountId, service });
-    return { state: 'connected', tokenId: token.id, value };
+    return { state: 'connected', tokenId: token.id, value, expiresAt: token.expiresAt };
   }
 
-  /** Records that a token was used; the caller does not wait for it. */
-  touch(accountId: string, tokenId: string): void {
+  /** Records that a token was used (at `at`); the caller does not wait for it. */
+  touch(accountId: string, tokenId: string, at = new Date()): void {
     this.#background(
       this.#prisma.vaultToken
-        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: new Date() } })
+        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: at } })
         .then(() => undefined),
       'last_used_at not recorded',
     );
