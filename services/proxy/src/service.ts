@@ -54,7 +54,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     schema: proxyDatabase.schema,
     logger,
   });
-  const store = new VaultStore({ prisma, vaultKey: config.vaultKey, connectors, logger });
+  const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors, logger });
   const server = createServer({
     // Uploads stream through; the gateway bounds the whole request first (REQUEST_TIMEOUT_MS).
     requestTimeout: 60_000,
@@ -87,7 +87,12 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         deps: {
           store,
           connectors,
-          calls: { audit, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes },
+          calls: {
+            audit,
+            timeoutMs: config.upstreamTimeoutMs,
+            bodyLimitBytes: config.bodyLimitBytes,
+            maxResponseBytes: config.maxResponseBytes,
+          },
         },
         logger,
         metrics,
@@ -104,6 +109,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       connectors,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
+      maxResponseBytes: config.maxResponseBytes,
       logger,
       metrics,
       audit,

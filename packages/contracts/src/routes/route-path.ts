@@ -102,12 +102,20 @@ export function decodeSegment(raw: string): string | null {
  * Checks a rest-of-path value without changing it (it is forwarded byte for byte): refuses
  * malformed encoding, control characters, and any `.`/`..` segment, also one assembled from
  * encoded slashes (`a%2F..%2Fadmin`). Encoded slashes alone stay allowed (`group%2Fproject`).
+ * Refuses an empty segment too (`//`, also encoded), but for a trailing slash: that is how an
+ * absolute or protocol-relative URL hides in a path (`https://evil.example/x`, `//evil.example`),
+ * which a client resolving URLs would send to another host, and no API we forward to names a
+ * resource with an empty segment.
  */
 export function isSafeRestOfPath(raw: string): boolean {
-  for (const segment of raw.split('/')) {
+  const segments = raw.split('/');
+  for (const [index, segment] of segments.entries()) {
     const value = decode(segment);
     if (value === null || CONTROL.test(value)) return false;
-    if (value.split(/[/\\]/).some(isDotSegment)) return false;
+    const parts = value.split(/[/\\]/);
+    if (parts.some(isDotSegment)) return false;
+    const trailingSlash = index === segments.length - 1 && value === '';
+    if (!trailingSlash && parts.some((part) => part === '')) return false;
   }
   return true;
 }

@@ -118,13 +118,16 @@ function proxy(method: HttpMethod, id: string): RouteDefinition {
     paramPatterns: { service: SCOPE_NAME_PATTERN },
     upstream: true,
     // The proxy's own refusals (services/proxy): not connected, a method override, a GET with a
-    // body, an unknown connector, a body past its limit.
+    // body, an unknown connector, a body past its limit; the service's own rate limit, and an
+    // answer past PROXY_MAX_RESPONSE_BYTES.
     errors: [
       'SERVICE_NOT_CONNECTED',
       'METHOD_OVERRIDE_REFUSED',
       'BODY_NOT_ALLOWED',
       'NOT_FOUND',
       'PAYLOAD_TOO_LARGE',
+      'UPSTREAM_RATE_LIMITED',
+      'UPSTREAM_RESPONSE_TOO_LARGE',
     ],
   });
 }

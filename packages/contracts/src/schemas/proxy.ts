@@ -28,6 +28,14 @@ export const VaultTokenMetadata = z
     label: z.string(),
     kind: z.enum(['oauth2', 'api_key']),
     scopes: z.array(z.string()).describe('Scopes granted by the third party.'),
+    keyId: z
+      .string()
+      .nullable()
+      .describe(
+        'The id of the vault key its data key is wrapped under; null: stored before key ids, under the one key of then.',
+      )
+      .meta({ examples: ['k2'] }),
+    connectionStatus: ConnectedService.shape.status.describe("The state of the token's connection."),
     createdAt: Timestamp,
     expiresAt: Timestamp.nullable(),
     lastUsedAt: Timestamp.nullable(),

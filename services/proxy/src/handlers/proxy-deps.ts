@@ -6,6 +6,6 @@ import type { VaultStore } from '../store/vault-store.ts';
 export interface ProxyHandlerDeps {
   store: VaultStore;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
-  /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS and BODY_LIMIT_BYTES. */
-  calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number };
+  /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS, BODY_LIMIT_BYTES, PROXY_MAX_RESPONSE_BYTES. */
+  calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number; maxResponseBytes: number };
 }

@@ -49,6 +49,8 @@ export interface ProxyAppDeps {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
+  /** PROXY_MAX_RESPONSE_BYTES: the largest answer passed back. */
+  maxResponseBytes: number;
   logger: Logger;
   metrics: Metrics;
   /** Where the `proxy.call` audit event of each forwarded call goes. */
@@ -77,6 +79,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
       lastUsed: deps.lastUsed,
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,
+      maxResponseBytes: deps.maxResponseBytes,
       logger: deps.logger,
       audit: deps.audit,
     }),
