@@ -114,7 +114,9 @@ describe.each([
       bearer_methods_supported: ['header'],
     });
     if (listing === 'api') {
-      expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['full', 'read', 'chat', 'knowledge']));
+      expect(metadata.scopes_supported).toEqual(
+        expect.arrayContaining(['full', 'read', 'chat', 'knowledge']),
+      );
     } else {
       // An MCP client given the base URL or /mcp asks for scopes_supported as a whole when no
       // challenge named a scope: only the MCP scopes, never `full`.
