@@ -74,6 +74,7 @@ export {
   AgentIntrospectionClaims,
   AgentUsage,
   CodeVerifier,
+  DEVICE_POLL_INTERVAL_SECONDS,
   DeviceRegistered,
   DeviceRegisterRequest,
   EndpointAccess,

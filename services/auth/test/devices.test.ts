@@ -10,7 +10,7 @@ import type { KeyObject } from 'node:crypto';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DeviceRegistered } from '@pag/contracts';
-import { AppError, AuthSubjects, MessageHeaders } from '@pag/contracts';
+import { AppError, AuthSubjects, DEVICE_POLL_INTERVAL_SECONDS, MessageHeaders } from '@pag/contracts';
 import { byOperator } from '../src/events/audit-decisions.ts';
 import type { DeviceStore } from '../src/store/device-store.ts';
 import { createOwner, introspect } from './support/oauth-client.ts';
@@ -71,6 +71,17 @@ async function tokenRequest(deviceId: string, signed: string) {
     body: new URLSearchParams({ grant_type: JWT_BEARER, assertion: signed, client_id: deviceId }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The token endpoint's Retry-After for this device's next assertion. */
+async function retryAfterOf(deviceId: string, signed: string): Promise<string | null> {
+  const response = await fetch(`${t.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: JWT_BEARER, assertion: signed, client_id: deviceId }).toString(),
+  });
+  await response.body?.cancel();
+  return response.headers.get('retry-after');
 }
 
 let addresses = 0;
@@ -189,12 +200,18 @@ describe('the JWT bearer grant', () => {
     const unclaimed = await tokenRequest(id, assertion(key, id));
     expect(unclaimed).toEqual({
       status: 403,
-      body: { error: 'device_pending_approval', error_description: expect.stringContaining('user code') },
+      body: {
+        error: 'device_pending_approval',
+        error_description: expect.stringContaining('user code'),
+        interval: DEVICE_POLL_INTERVAL_SECONDS,
+      },
     });
     await devices.claim(owner, reply.userCode, byOperator());
     const claimed = await tokenRequest(id, assertion(key, id));
     expect(claimed.status).toBe(403);
     expect(claimed.body.error).toBe('device_pending_approval');
+    expect(claimed.body.interval).toBe(DEVICE_POLL_INTERVAL_SECONDS);
+    expect(await retryAfterOf(id, assertion(key, id))).toBe(String(DEVICE_POLL_INTERVAL_SECONDS));
   });
 
   test('an approved device gets a one-hour token of its agent, with its scopes, for the API', async () => {

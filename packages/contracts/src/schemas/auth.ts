@@ -18,6 +18,12 @@ export type HandshakeStatusValue = (typeof HANDSHAKE_STATUSES)[number];
 export const HANDSHAKE_POLL_INTERVAL_SECONDS = 5;
 
 /**
+ * How often a device waiting for its owner signs a new assertion, in seconds: the token
+ * endpoint's 403 `device_pending_approval` says it (`interval`, and Retry-After).
+ */
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+
+/**
  * The request header carrying the agent's proof when it collects its token (docs/adr/0058). A
  * header, not a query parameter: query strings land in proxies' and ingresses' access logs.
  */

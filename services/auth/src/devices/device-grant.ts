@@ -12,13 +12,15 @@
  * invalid_client before any grant handler runs (client_auth.js looks the client up first). The
  * middleware below then says why, but only to whoever holds the key (the assertion must verify,
  * and its jti is used up like any other):
- * - pending (claimed or not): 403 `device_pending_approval` (our DEVICE_PENDING_APPROVAL);
+ * - pending (claimed or not): 403 `device_pending_approval` (our DEVICE_PENDING_APPROVAL), with
+ *   `interval` and Retry-After (DEVICE_POLL_INTERVAL_SECONDS): when to sign the next assertion;
  * - denied: 400 invalid_grant;
  * - revoked: 401 invalid_client, final: the client is gone and nothing the device sends makes it
  *   again; the key cannot register again either.
  * An unknown device id keeps oidc-provider's invalid_client.
  */
 
+import { DEVICE_POLL_INTERVAL_SECONDS } from '@pag/contracts';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
@@ -102,6 +104,18 @@ export function registerDeviceGrant(provider: Provider, deps: DeviceGrantDeps): 
 
   provider.use(async (ctx, next) => {
     await next();
+    await explainRefusal(ctx);
+    // Either path (the grant handler's refusal, rendered by oidc-provider, or the one above) ends
+    // here: a waiting device is told when to ask again.
+    const answer = ctx.body as { error?: unknown } | undefined;
+    if (ctx.status === 403 && answer?.error === 'device_pending_approval') {
+      ctx.body = { ...answer, interval: DEVICE_POLL_INTERVAL_SECONDS };
+      ctx.set('Retry-After', String(DEVICE_POLL_INTERVAL_SECONDS));
+    }
+  });
+
+  /** A device without a client record: say why it may not have a token, to the key's holder only. */
+  async function explainRefusal(ctx: Parameters<Parameters<Provider['use']>[0]>[0]): Promise<void> {
     const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc;
     const params = oidc?.params as Record<string, unknown> | undefined;
     const body = ctx.body as { error?: unknown } | undefined;
@@ -119,5 +133,5 @@ export function registerDeviceGrant(provider: Provider, deps: DeviceGrantDeps): 
     if (refusal === null) return;
     ctx.status = refusal.statusCode;
     ctx.body = { error: refusal.error, error_description: refusal.error_description };
-  });
+  }
 }

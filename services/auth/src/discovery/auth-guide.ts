@@ -2,7 +2,12 @@
  * /auth.md: the authentication guide for agents. One section per route of the spec's
  * Authentication section, each with curl examples, every URL built from PUBLIC_URL.
  */
-import { HANDSHAKE_POLL_INTERVAL_SECONDS, HANDSHAKE_SCOPES, ScopeCatalogue } from '@pag/contracts';
+import {
+  DEVICE_POLL_INTERVAL_SECONDS,
+  HANDSHAKE_POLL_INTERVAL_SECONDS,
+  HANDSHAKE_SCOPES,
+  ScopeCatalogue,
+} from '@pag/contracts';
 import { DEFAULT_CREATION_LIMITS, PENDING_RETRY_SECONDS } from '../handshakes/creation-limits.ts';
 import {
   CACHE_MAX_SECONDS,
@@ -166,7 +171,7 @@ in section 1 and sign a new assertion when it expires (no refresh token).
 
 | device state | token endpoint answer |
 |---|---|
-| pending (not yet claimed or approved) | 403 \`{"error": "device_pending_approval"}\`: wait, retry later |
+| pending (not yet claimed or approved) | 403 \`{"error": "device_pending_approval", "interval": ${DEVICE_POLL_INTERVAL_SECONDS}}\` (Retry-After: ${DEVICE_POLL_INTERVAL_SECONDS}): sign a new assertion after \`interval\` seconds |
 | approved | 200 with an access token |
 | denied | 400 \`{"error": "invalid_grant"}\`: register a new key to ask again |
 | revoked | 401 \`{"error": "invalid_client"}\`: final |
