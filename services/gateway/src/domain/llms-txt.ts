@@ -10,13 +10,17 @@ import {
   RouteTable,
   ScopeCatalogue,
 } from '@pag/contracts';
+import { availabilityOf } from './availability.ts';
 import { GATEWAY_NAME, URL_WARNING } from './public-documents.ts';
 
-export function llmsTxt(baseUrl: string): string {
+/** The guide; an endpoint whose service is not among the `running` ones says so, with the reason. */
+export function llmsTxt(baseUrl: string, running: ReadonlySet<string>): string {
   const endpoints = RouteTable.filter((route) => route.listed).map((route) => {
     const scope = documentedScope(route);
     const access = route.auth === 'none' ? 'no token' : scope ? `token with ${scope}` : 'token';
-    return `- ${route.method} ${baseUrl}${route.path} (${access}): ${route.summary}`;
+    const availability = availabilityOf(route, running);
+    const down = availability.available ? '' : ` NOT AVAILABLE NOW: ${availability.reason}`;
+    return `- ${route.method} ${baseUrl}${route.path} (${access}): ${route.summary}${down}`;
   });
   const scopes = Object.entries(ScopeCatalogue).map(
     ([scope, entry]) => `- \`${scope}\`: ${entry.description}`,
@@ -57,7 +61,9 @@ ${URL_WARNING(baseUrl)}
 
 Every error is JSON: \`{"error": {"code", "message", "hint", "requestId"}}\`. 401: use the handshake flow.
 403: your token lacks the scope named in the message. 404 ROUTE_NOT_FOUND: check the path against the list below.
-429: wait for Retry-After. 503/504: the service behind the endpoint is not available; retry later.
+429: wait for Retry-After. 503 SERVICE_UNAVAILABLE: the service behind the endpoint is not running (this list and
+your context's \`endpoints\` mark such endpoints \`available: false\` with the reason); retry after its Retry-After,
+or use other endpoints meanwhile. 504: the service did not answer in time.
 
 ## Endpoints
 
