@@ -217,9 +217,10 @@ export class IntrospectionClient implements AsyncDisposable {
    */
   #refuseRevoked(key: string, asked: Answer): Answer & { cacheable: boolean } {
     const { answer } = asked;
-    if (answer === null) return { ...asked, cacheable: true };
     const revoked = { answer: null, reason: 'revoked', cacheable: true } as const;
+    // Refused either way; whatever the auth service answered, this one was revoked a moment ago.
     if (this.#revokedTokens.get(key) !== undefined) return revoked;
+    if (answer === null) return { ...asked, cacheable: true };
     const clientRevokedAt = this.#revokedClients.get(answer.clientId);
     if (clientRevokedAt === undefined) return { ...asked, cacheable: true };
     const issuedAt = answer.issuedAt ?? 0;

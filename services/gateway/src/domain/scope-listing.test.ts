@@ -26,7 +26,7 @@ describe('scopeListing', () => {
     const ids = scopeListing(['knowledge'], everything).endpoints.map((endpoint) => endpoint.id);
     expect(ids).toContain('knowledgeBase');
     expect(ids).not.toContain('chat');
-    expect(ids).not.toContain('createTrigger');
+    expect(ids).not.toContain('getConversation');
   });
 
   test('marks the endpoints of a service that is not running, with the reason', () => {
