@@ -59,8 +59,12 @@ ${URL_WARNING(baseUrl)}
 
 ## Errors
 
-Every error is JSON: \`{"error": {"code", "message", "hint", "requestId"}}\`. 401: use the handshake flow.
-403: your token lacks the scope named in the message. 404 ROUTE_NOT_FOUND: check the path against the list below.
+Every error is JSON: \`{"error": {"code", "message", "hint", "requestId"}}\`; the hint names the remedy for your
+kind of token. 401 MALFORMED_TOKEN: send \`Authorization: Bearer <token>\` with the token exactly as issued.
+401 TOKEN_EXPIRED: an OAuth token is refreshed at ${baseUrl}/oauth/token, a device token replaced by signing a new
+assertion, a handshake or dashboard token by a new handshake or the owner. 401 TOKEN_REVOKED: do not retry; ask the
+owner. 401 INVALID_TOKEN: the token is not known here; without a usable token, use the handshake flow.
+403: your token lacks the scope named in the message (the hint says whether a handshake can bring it). 404 ROUTE_NOT_FOUND: check the path against the list below.
 429: wait for Retry-After. 503 SERVICE_UNAVAILABLE: the service behind the endpoint is not running (this list and
 your context's \`endpoints\` mark such endpoints \`available: false\` with the reason); retry after its Retry-After,
 or use other endpoints meanwhile. 504: the service did not answer in time.

@@ -137,7 +137,9 @@ export function quickStart(baseUrl: string): QuickStart {
       {
         title: 'Respect the limits',
         detail:
-          'A 429 answer carries Retry-After: wait that long. A 401 means your token no longer works: use the handshake flow.',
+          'A 429 or 503 answer carries Retry-After: wait that long. A 401 says why your token no longer works ' +
+          '(MALFORMED_TOKEN, TOKEN_EXPIRED, TOKEN_REVOKED, INVALID_TOKEN) and its hint names the remedy for your kind of token. ' +
+          'Your capabilities and context mark endpoints whose service is not running with available: false and the reason.',
       },
     ],
     fullDocs: '/openapi.json',
