@@ -53,7 +53,7 @@ async function startBrain(): Promise<() => Promise<void>> {
       handle(BrainEndpoints.chatSend, () => chatReply),
       handle(BrainEndpoints.contextGet, () => ({
         persona: null,
-        user: null,
+        user: { name: 'Alice', email: null, timezone: null, locale: null, summary: null },
         memoryJson: '[]',
         memoryCount: 0,
       })),
