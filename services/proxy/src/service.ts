@@ -4,11 +4,12 @@
  * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
  * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
  * close() finishes in-flight calls (HTTP, then the bus's) and their audit events' publishes, then
- * stops the introspection client, waits for last_used_at writes and disconnects the database, in that order.
+ * stops the introspection client and the credential cache's listener, writes the last_used_at times
+ * still batched and waits for them, and disconnects the database, in that order.
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { ServiceDeps, Subscription } from '@pag/kit';
+import type { NotificationListener, ServiceDeps, Subscription } from '@pag/kit';
 import {
   closeServer,
   closeSubscriptions,
@@ -18,12 +19,15 @@ import {
   serveEndpoints,
 } from '@pag/kit';
 import { callAudit } from './calls/audit-call.ts';
+import { CredentialCache } from './calls/credential-cache.ts';
+import { LastUsedBatch } from './calls/last-used.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
+import { followCredentialChanges } from './store/credential-changes.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -59,10 +63,14 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   });
   server.keepAliveTimeout = 5_000;
   const audit = callAudit(bus, logger);
+  const credentials = new CredentialCache();
+  const lastUsed = new LastUsedBatch(store);
+  let changes: NotificationListener | undefined;
   let introspection: IntrospectionClient | undefined;
   let subscriptions: Subscription[] = [];
   let port: number;
   try {
+    changes = await followCredentialChanges({ databaseUrl: config.databaseUrl, cache: credentials, logger });
     introspection = await IntrospectionClient.create({
       authUrl: config.authUrl,
       clientId: config.introspection.clientId,
@@ -91,6 +99,8 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       gatewaySecret: config.gatewaySecret,
       introspector: introspection,
       store,
+      credentials,
+      lastUsed,
       connectors,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -103,6 +113,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   } catch (error) {
     await closeSubscriptions(subscriptions);
     await introspection?.close();
+    await changes?.close();
     await prisma.$disconnect();
     throw error;
   }
@@ -115,6 +126,8 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     await closeSubscriptions(subscriptions);
     await audit.close();
     await introspection?.close();
+    await changes?.close();
+    lastUsed.flush();
     await store.close();
     await prisma.$disconnect();
   };

@@ -15,8 +15,8 @@ describe('discoveryEndpoints', () => {
     const endpoints = discoveryEndpoints((route) => (route.service === 'brain' ? down : { available: true }));
     expect(endpoints).toMatchObject({
       discoveryIndex: { endpoint: 'GET /api/v1/', available: true },
-      handshakeStatus: { endpoint: 'GET /api/v1/handshakes/:handshakeId/status', available: true },
-      proxyGet: { endpoint: 'GET /api/v1/services/:service/*path', available: true },
+      handshakeStatus: { endpoint: 'GET /api/v1/handshakes/{handshakeId}/status', available: true },
+      proxyGet: { endpoint: 'GET /api/v1/services/{service}/{path}', available: true },
       chat: { endpoint: 'POST /api/v1/brain/chat', ...down },
     });
     expect(endpoints).not.toHaveProperty('discoveryIndexAlias');

@@ -1,6 +1,8 @@
 /**
  * The path notation of the route table and what it compiles to. `:name` is one segment, a final
- * `*name` is the rest of the path (possibly empty). Paths are matched exactly as sent: no case
+ * `*name` is the rest of the path (possibly empty). This notation is the matcher's only: every
+ * document and message shows the OpenAPI form (`{name}`, the rest of the path as `{path}`), the
+ * route's `path`; its `pattern` is what is compiled here. Paths are matched exactly as sent: no case
  * folding, no slash collapsing, no dot-segment resolution, so one request has one meaning here
  * and at the service it is forwarded to.
  */
@@ -33,6 +35,8 @@ export function compilePath(pattern: string): CompiledPath {
   const openApiParts: string[] = [];
   segments.forEach((segment, index) => {
     const name = segment.slice(1);
+    // A shown path (`{name}`) compiled by mistake would match only itself, literally.
+    if (segment.includes('{')) throw new Error(`Compile a route's pattern, not its shown path: ${pattern}`);
     if (segment.startsWith(':') || segment.startsWith('*')) {
       if (!NAME.test(name)) throw new Error(`Bad parameter name in ${pattern}`);
       if (segment.startsWith('*') && index !== segments.length - 1) {

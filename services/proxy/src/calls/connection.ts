@@ -14,6 +14,8 @@ import type { VaultStore } from '../store/vault-store.ts';
 export interface Credential {
   tokenId: string;
   value: string;
+  /** When the token expires (null: when it is revoked or replaced); a cached copy is not used past it. */
+  expiresAt: Date | null;
 }
 
 export function connectorNamed(
@@ -36,5 +38,5 @@ export async function credentialOf(
 ): Promise<Credential> {
   const found = await store.credentialFor(accountId, connector.name);
   if (found.state !== 'connected') throw notConnected(connector, found.state);
-  return { tokenId: found.tokenId, value: found.value };
+  return { tokenId: found.tokenId, value: found.value, expiresAt: found.expiresAt };
 }

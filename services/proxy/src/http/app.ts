@@ -25,6 +25,8 @@ import {
 import type { Express, Response } from 'express';
 import express from 'express';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { CredentialCache } from '../calls/credential-cache.ts';
+import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
@@ -40,6 +42,10 @@ export interface ProxyAppDeps {
   gatewaySecret: string;
   introspector: TokenIntrospector;
   store: VaultStore;
+  /** Recent decrypted credentials in memory, dropped when their rows change (calls/credential-cache.ts). */
+  credentials: CredentialCache;
+  /** last_used_at, written once a second per token (calls/last-used.ts). */
+  lastUsed: LastUsedBatch;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
@@ -68,7 +74,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.use(
     forwardUpstream({
       connectors: deps.connectors,
-      store: deps.store,
+      lastUsed: deps.lastUsed,
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,
       logger: deps.logger,
@@ -79,7 +85,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   return app;
 }
 
-/** The proxy serves the contracts' connector routes (`/api/v1/services/:service/*path`) only. */
+/** The proxy serves the contracts' connector routes (`/api/v1/services/{service}/{path}`) only. */
 function proxyRoute(route: RouteDefinition): boolean {
   return route.service === 'proxy' && route.subject === null;
 }

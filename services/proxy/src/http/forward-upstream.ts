@@ -14,7 +14,8 @@
  * once the answer has started, a failure can only cut the connection. The timeout covers the wait
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
- * last_used_at is written when the call is made, without making the caller wait. Every call
+ * last_used_at is recorded when the call is made (written in batches, calls/last-used.ts), without
+ * making the caller wait. Every call
  * forwarded yields one `proxy.call` audit event (calls/upstream.ts' CallRecord): when the answer's head arrives,
  * when the call fails, or when the client goes away before either; the answer never waits for it.
  */
@@ -26,15 +27,15 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { LastUsedBatch } from '../calls/last-used.ts';
 import { CallRecord, credentialHeader, upstreamError, upstreamTarget } from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
-import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
-  store: VaultStore;
+  lastUsed: LastUsedBatch;
   /** How long a connected service may take to start its answer; then 504. */
   timeoutMs: number;
   bodyLimitBytes: number;
@@ -102,7 +103,7 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
     });
     proxy(req, res, next).catch(next);
     // Recorded when the call is made; the caller never waits for this write.
-    options.store.touch(identity.accountId, credential.tokenId);
+    options.lastUsed.used(identity.accountId, credential.tokenId);
   };
 }
 

@@ -20,7 +20,7 @@ import { decryptTokenValue, encryptTokenValue } from '../vault/token-cipher.ts';
 export type CredentialLookup =
   | { state: 'missing' }
   | { state: 'expired' | 'error' }
-  | { state: 'connected'; tokenId: string; value: string };
+  | { state: 'connected'; tokenId: string; value: string; expiresAt: Date | null };
 
 const METADATA = {
   id: true,
@@ -131,7 +131,7 @@ export class VaultStore {
     const token = await this.#prisma.vaultToken.findFirst({
       where: { accountId, service, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
       orderBy: { createdAt: 'desc' },
-      select: { id: true, encryptedValue: true },
+      select: { id: true, encryptedValue: true, expiresAt: true },
     });
     if (token === null) {
       this.#background(
@@ -147,14 +147,14 @@ export class VaultStore {
       accountId,
       service,
     });
-    return { state: 'connected', tokenId: token.id, value };
+    return { state: 'connected', tokenId: token.id, value, expiresAt: token.expiresAt };
   }
 
-  /** Records that a token was used; the caller does not wait for it. */
-  touch(accountId: string, tokenId: string): void {
+  /** Records that a token was used (at `at`); the caller does not wait for it. */
+  touch(accountId: string, tokenId: string, at = new Date()): void {
     this.#background(
       this.#prisma.vaultToken
-        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: new Date() } })
+        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: at } })
         .then(() => undefined),
       'last_used_at not recorded',
     );
