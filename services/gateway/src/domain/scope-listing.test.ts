@@ -52,5 +52,9 @@ describe('scopeListing', () => {
     const after = scopeListing(['read', 'chat'], later);
     expect(after).not.toBe(first);
     expect(after.endpoints.some((endpoint) => !endpoint.available)).toBe(true);
+    // Another gateway's directory at the same version number but another set: never mixed up.
+    const elsewhere: DirectorySnapshot = { version: everything.version, running: new Set(['auth']) };
+    expect(scopeListing(['read', 'chat'], elsewhere).endpoints).not.toEqual(first.endpoints);
+    expect(scopeListing(['read', 'chat'], everything)).toBe(first);
   });
 });

@@ -22,16 +22,21 @@ export interface ScopeListing {
   endpointsJson: string;
 }
 
-const byScopes = new Map<string, ScopeListing>();
-/** The directory version the cached listings were worked out for. */
-let cachedVersion: number | undefined;
-/** Distinct scope sets kept; past it the map starts again (tokens hold few distinct sets). */
+/**
+ * Listings by directory snapshot, then by scope set. A snapshot is immutable and replaced when
+ * the running services change (its version with it), so it is the key: a listing never outlives
+ * the set it was worked out for, old snapshots go with the garbage, and two gateways in one
+ * process (tests, the stack) never read each other's.
+ */
+const bySnapshot = new WeakMap<DirectorySnapshot, Map<string, ScopeListing>>();
+/** Distinct scope sets kept per snapshot; past it the map starts again (tokens hold few distinct sets). */
 const BY_SCOPES_MAX = 1000;
 
 export function scopeListing(scopes: readonly string[], directory: DirectorySnapshot): ScopeListing {
-  if (cachedVersion !== directory.version) {
-    byScopes.clear();
-    cachedVersion = directory.version;
+  let byScopes = bySnapshot.get(directory);
+  if (byScopes === undefined) {
+    byScopes = new Map();
+    bySnapshot.set(directory, byScopes);
   }
   // Scope tokens never contain a space (RFC 6749, 3.3).
   const key = scopes.join(' ');
