@@ -99,6 +99,30 @@ async function chat(): Promise<Response> {
   });
 }
 
+/** The MCP `chat` tool (stateless Streamable HTTP, one JSON-RPC call): its refusal, parsed. */
+async function mcpChat(): Promise<unknown> {
+  const response = await fetch(`${replica.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'chat', arguments: { message: 'Hello?' } },
+    }),
+  });
+  expect(response.status).toBe(200);
+  const answer = (await response.json()) as {
+    result: { isError?: boolean; content: { type: string; text: string }[] };
+  };
+  expect(answer.result.isError).toBe(true);
+  return JSON.parse(answer.result.content[0]?.text ?? 'null');
+}
+
 const byId = (endpoints: EndpointAccess[], id: string) => endpoints.find((endpoint) => endpoint.id === id);
 
 /** What each document says of the chat now. */
@@ -157,6 +181,12 @@ test('a stopped service shows unavailable with the reason and answers 503 with R
   expect(ErrorBody.parse(await refused.json()).error).toMatchObject({
     code: 'SERVICE_UNAVAILABLE',
     message: reason,
+  });
+  // The MCP tool of the same endpoint is refused the same way, with the wait.
+  expect(await mcpChat()).toMatchObject({
+    status: 503,
+    retryAfter: NOT_RUNNING_RETRY_AFTER_SECONDS,
+    error: { code: 'SERVICE_UNAVAILABLE', message: reason },
   });
   // The context still answers, naming the parts the brain would have given.
   const context = GatewayContext.parse((await get('/api/v1/gateway/context')).body);
