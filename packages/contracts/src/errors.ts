@@ -59,6 +59,18 @@ export const ErrorCatalogue = {
     status: 401,
     hint: 'The token is unknown, expired or revoked. Ask the owner for a new one through POST /api/v1/handshakes.',
   },
+  MALFORMED_TOKEN: {
+    status: 401,
+    hint: 'Send the header as "Authorization: Bearer <token>": one space, then the token exactly as issued (ours read pag_<kind>_ and 65 characters of A-Z a-z 0-9 _ -), nothing else.',
+  },
+  TOKEN_EXPIRED: {
+    status: 401,
+    hint: 'The token has expired: get a new one the way you got this one (refresh an OAuth token, sign a new device assertion, or start a new handshake: POST /api/v1/handshakes).',
+  },
+  TOKEN_REVOKED: {
+    status: 401,
+    hint: 'The owner revoked this token: do not retry with it; ask the owner for access again.',
+  },
   CROSS_SITE_REQUEST: {
     status: 403,
     hint: 'Submit the form from a page of this gateway; state-changing requests from other sites are refused.',

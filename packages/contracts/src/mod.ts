@@ -73,11 +73,13 @@ export type { HandshakeStatusValue, Plan, TokenDelivery, TokenKind } from './sch
 export {
   AgentIntrospectionClaims,
   AgentUsage,
+  Availability,
   CodeVerifier,
   DEVICE_POLL_INTERVAL_SECONDS,
   DeviceRegistered,
   DeviceRegisterRequest,
   EndpointAccess,
+  EndpointGrant,
   HANDSHAKE_POLL_INTERVAL_SECONDS,
   HANDSHAKE_STATUSES,
   HANDSHAKE_VERIFIER_HEADER,
@@ -189,6 +191,12 @@ export {
 } from './schemas/events.ts';
 export { MCP_CHALLENGE_SCOPES, McpRequest } from './schemas/mcp.ts';
 export {
+  PRESENCE_INTERVAL_MS,
+  PRESENCE_MISSED_BEATS,
+  PresenceAnnouncement,
+  PresenceRequest,
+} from './schemas/presence.ts';
+export {
   ConnectedService,
   Connector,
   ConnectorList,
@@ -271,17 +279,30 @@ export {
   GatewaySubjects,
   NATS_USERS,
   natsInboxPrefix,
+  PresenceSubjects,
   ProxySubjects,
+  presenceSubject,
   QueueGroups,
   SubjectTable,
   TriggerOwnerSubjects,
   TriggerSubjects,
 } from './subjects.ts';
-export type { IssuedTokenKind } from './token-format.ts';
+export type { InactiveReason, IssuedTokenKind } from './token-format.ts';
 export {
+  INACTIVE_REASONS,
+  isMalformedToken,
+  TOKEN_INACTIVE_HEADER,
   TOKEN_KIND_CODES,
   TOKEN_LEGACY_HEADER,
   TOKEN_PATTERN,
   TOKEN_RANDOM_LENGTH,
   TOKEN_TAG_LENGTH,
 } from './token-format.ts';
+export {
+  expiredTokenHint,
+  handshakeCanGrant,
+  insufficientScopeHint,
+  revokedTokenHint,
+  tokenKindOf,
+  unknownTokenHint,
+} from './token-remedies.ts';

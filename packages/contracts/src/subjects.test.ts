@@ -11,7 +11,10 @@ import {
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
+  NATS_USERS,
+  PresenceSubjects,
   ProxySubjects,
+  presenceSubject,
   SubjectTable,
   TriggerOwnerSubjects,
   TriggerSubjects,
@@ -72,8 +75,20 @@ describe('SubjectTable', () => {
     const declared = [
       ...Object.values(requestSubjects).flatMap((subjects) => Object.values(subjects)),
       ...Object.values(events),
+      ...NATS_USERS.map((service) => presenceSubject(service)),
+      PresenceSubjects.requested,
     ].sort();
     expect(SubjectTable.map((route) => route.subject).sort()).toEqual(declared);
+  });
+
+  test('each service announces its presence on its own subject, which the directory hears', () => {
+    for (const service of NATS_USERS) {
+      const route = SubjectTable.find((entry) => entry.subject === presenceSubject(service));
+      expect(route).toMatchObject({ kind: 'event', from: service, to: 'everyone', carriesCaller: false });
+      expect(presenceSubject(service)).toMatch(new RegExp(`^events\\.${TOKEN}\\.${TOKEN}\\.${TOKEN}$`));
+    }
+    expect(PresenceSubjects.announcedAll).toBe('events.*.presence.announced');
+    expect(SubjectTable.find((entry) => entry.subject === PresenceSubjects.requested)?.from).toBe('gateway');
   });
 
   test('a request is answered by the service its subject names; only the gateway sends callers', () => {

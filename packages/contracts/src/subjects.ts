@@ -40,9 +40,12 @@
  * | events.auth.device.approved    | event   | auth → everyone     | a device may now call             |
  * | events.auth.device.revoked     | event   | auth → everyone     | evicts introspection caches       |
  * | events.auth.handshake.decided  | event   | auth → everyone     | handshake approved or denied      |
+ * | events.<service>.presence.announced | event | each service → everyone | an instance runs or stops (discovery) |
+ * | events.gateway.presence.requested | event | gateway → everyone  | every instance, announce yourself now |
  * | audit.events.<service>         | stream  | every service → audit | one audit event per request or action |
  */
 import type { AuditSource, NatsUser } from './bus-users.ts';
+import { NATS_USERS } from './bus-users.ts';
 import { subjectsOf } from './endpoints/define-endpoint.ts';
 import {
   AuditEndpoints,
@@ -81,6 +84,21 @@ export const EventSubjects = {
   /** Subscribe to every event of every service. */
   all: 'events.>',
 } as const;
+
+/**
+ * Live service discovery (schemas/presence.ts, docs/adr/0062): each service announces its
+ * instances on its own subject; the gateway, which keeps the directory, may ask all to announce.
+ */
+export const PresenceSubjects = {
+  /** Every service's announcements, for the directory. */
+  announcedAll: 'events.*.presence.announced',
+  requested: 'events.gateway.presence.requested',
+} as const;
+
+/** The subject one service's instances announce themselves on, e.g. `events.brain.presence.announced`. */
+export function presenceSubject(service: NatsUser): `events.${NatsUser}.presence.announced` {
+  return `events.${service}.presence.announced`;
+}
 
 /** The durable audit stream (JetStream) and its consumer. */
 export const AuditStream = {
@@ -137,6 +155,8 @@ export const SubjectTable: readonly SubjectRoute[] = [
   event(EventSubjects.deviceApproved, 'auth'),
   event(EventSubjects.deviceRevoked, 'auth'),
   event(EventSubjects.handshakeDecided, 'auth'),
+  ...NATS_USERS.map((service) => event(presenceSubject(service), service)),
+  event(PresenceSubjects.requested, 'gateway'),
 ];
 
 /**

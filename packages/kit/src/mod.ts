@@ -8,6 +8,7 @@ export type {
   IntrospectOptions,
   ProofVerdict,
   SignedRequest,
+  TokenCheck,
   TokenShape,
 } from './auth/mod.ts';
 export {
@@ -153,6 +154,13 @@ export {
   startEmbeddedPostgres,
   startPurgeJob,
 } from './db/mod.ts';
+// discovery
+export type {
+  DirectorySnapshot,
+  PresenceAnnouncerOptions,
+  ServiceDirectoryOptions,
+} from './discovery/mod.ts';
+export { PresenceAnnouncer, ServiceDirectory } from './discovery/mod.ts';
 export type {
   AuthenticateOptions,
   AuthFailureBudget,
@@ -179,6 +187,8 @@ export {
   suggestPath,
   toAppError,
 } from './http/mod.ts';
+export type { AnnouncePresenceOptions } from './lifecycle/announce-presence.ts';
+export { announcePresence } from './lifecycle/announce-presence.ts';
 export type {
   AnyServiceDefinition,
   ReadyLine,

@@ -14,7 +14,15 @@ import { authService } from '@pag/auth';
 import { AuditStream } from '@pag/contracts';
 import { gatewayService } from '@pag/gateway';
 import type { Env, Logger } from '@pag/kit';
-import { createBus, createLogger, freePort, Shutdown, startEmbeddedPostgres, startOps } from '@pag/kit';
+import {
+  announcePresence,
+  createBus,
+  createLogger,
+  freePort,
+  Shutdown,
+  startEmbeddedPostgres,
+  startOps,
+} from '@pag/kit';
 import { proxyService } from '@pag/proxy';
 import { loadStackConfig } from './config.ts';
 import { migrateAll } from './databases.ts';
@@ -79,6 +87,11 @@ export async function startStack(env: Env): Promise<RunningStack> {
     for (const service of EMBEDDED_SERVICES) {
       const running = await wiring.start(service, { bus, metrics: ops.metrics, logLevel: config.logLevel });
       shutdown.add(service.definition.name, () => running.close());
+      // Runs before the service's close: the directory drops it before it stops answering.
+      shutdown.add(
+        `${service.definition.name} presence`,
+        await announcePresence(service.definition.name, { bus }),
+      );
     }
     // Only now: before, the ops listener would call the stack ready while its services still start.
     ops.health.markStarted();

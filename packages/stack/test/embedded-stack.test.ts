@@ -63,6 +63,9 @@ describe('embedded stack', () => {
     expect(first.output()).toContain(`ready: http://localhost:${port}\n`);
     const index = await fetch(`${first.url}/api/v1/`);
     expect(index.status).toBe(200);
+    // Every embedded service announced itself: the index lists nothing as unavailable.
+    const { endpoints } = (await index.json()) as { endpoints: Record<string, { available: boolean }> };
+    expect(Object.entries(endpoints).filter(([, endpoint]) => !endpoint.available)).toEqual([]);
 
     await query(
       `INSERT INTO gateway.usage_counters (account_id, agent_id, window_kind, window_start, count)

@@ -18,7 +18,7 @@ import type {
   ServiceDefinition,
   ServiceProcessConfig,
 } from '@pag/kit';
-import { applyMigrations, createLogger, createMetrics } from '@pag/kit';
+import { announcePresence, applyMigrations, createLogger, createMetrics } from '@pag/kit';
 import type { NatsServer, TestBroker, TestBusKind, TestPostgres } from '@pag/kit/testing';
 import { startTestBroker, startTestPostgres } from '@pag/kit/testing';
 
@@ -97,13 +97,16 @@ export async function startService<
     const config = configFor({});
     const connect = (name = 'test'): Promise<Bus> => broker.connect(name);
     const startReplica = async (more: Env = {}): Promise<R> => {
+      const replicaBus = await connect(definition.name);
       const replica = await definition.start({
         config: configFor(more),
-        bus: await connect(definition.name),
+        bus: replicaBus,
         logger: createLogger({ service: definition.name, level: config.logLevel }),
         metrics: createMetrics({ defaultMetrics: false }),
       });
       closers.push(() => replica.close());
+      // Closed before the replica: the directory drops it before it stops answering.
+      closers.push(await announcePresence(definition.name, { bus: replicaBus }));
       return replica;
     };
     // The test's connection first, as the gateway's: the service's requests of others (e.g. the

@@ -15,6 +15,7 @@ import { registerDeviceGrant } from './devices/device-grant.ts';
 import type { AuthEvents, RevokedAccess } from './events/auth-events.ts';
 import { ClientDocuments, withClientDocuments } from './provider/client-documents.ts';
 import { createProvider } from './provider/create-provider.ts';
+import { inactiveReasonMiddleware } from './provider/introspection.ts';
 import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
 import { tagTokenIds } from './provider/token-ids.ts';
@@ -30,10 +31,12 @@ import { DeviceRegistrations } from './store/device-registration.ts';
 import { DeviceStore } from './store/device-store.ts';
 import { notifyEvents } from './store/event-relay.ts';
 import { HandshakeStore } from './store/handshake-store.ts';
+import { inactiveTokenReason } from './store/inactive-tokens.ts';
 import { LegacyCutOver } from './store/legacy-cut-over.ts';
 import { createOidcAdapterFactory } from './store/oidc-adapter.ts';
 import { purgeExpiredPayloads } from './store/purge-job.ts';
 import { RecentTokens } from './store/recent-tokens.ts';
+import { recordKey } from './store/record-key.ts';
 import type { RegisteredClient } from './store/registered-clients.ts';
 import { listRegisteredClients } from './store/registered-clients.ts';
 import type { RotationResult } from './store/signing-keys.ts';
@@ -152,6 +155,12 @@ async function compose(db: AuthDatabase, options: AuthCoreOptions): Promise<Auth
     apiResource,
     onRevoked: events.tokensRevoked,
   });
+  // Outermost of the two: it sees the answer after the agent's claims had their say.
+  provider.use(
+    inactiveReasonMiddleware(
+      inactiveTokenReason({ prisma: db, key: recordKey(config.tokenHashKey), tokenTags }),
+    ),
+  );
   provider.use(agentClaimsMiddleware(claimRows));
   registerDeviceGrant(provider, { assertions: new DeviceAssertions(db), agents });
   const accounts = new AccountStore(db);

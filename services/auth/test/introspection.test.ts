@@ -4,6 +4,8 @@
  * endpoint tells them nothing; a resource server with a wrong secret is refused too.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TOKEN_INACTIVE_HEADER } from '@pag/contracts';
+import { purgeExpiredPayloads } from '../src/store/purge-job.ts';
 import { createOwner, introspect, obtainTokens } from './support/oauth-client.ts';
 import type { TestAuth } from './support/start-test-auth.ts';
 import { RESOURCE_SERVER, startTestAuth } from './support/start-test-auth.ts';
@@ -38,6 +40,43 @@ describe('introspection', () => {
 
   test('a resource server learns nothing of an unknown token', async () => {
     expect(await (await introspect(t.url, 'not-a-token', RESOURCE_SERVER)).json()).toEqual({ active: false });
+  });
+
+  test('an inactive answer stays {"active": false} and names why in a header: revoked', async () => {
+    const { clientId: revoker, tokens } = await obtainTokens(t.url);
+    const revoked = await fetch(`${t.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: revoker }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    const response = await introspect(t.url, tokens.access_token, RESOURCE_SERVER);
+    expect(await response.json()).toEqual({ active: false });
+    expect(response.headers.get(TOKEN_INACTIVE_HEADER)).toBe('revoked');
+  });
+
+  test('expired: named so, and still after the purge (access tokens are kept a while past expiry)', async () => {
+    const { clientId: expiring, tokens } = await obtainTokens(t.url);
+    await t.db.$executeRaw`
+      UPDATE "auth"."oidc_payloads" SET expires_at = now() - interval '1 minute'
+       WHERE model = 'AccessToken' AND client_id = ${expiring}`;
+    const response = await introspect(t.url, tokens.access_token, RESOURCE_SERVER);
+    expect(await response.json()).toEqual({ active: false });
+    expect(response.headers.get(TOKEN_INACTIVE_HEADER)).toBe('expired');
+    await purgeExpiredPayloads(t.db).run();
+    const later = await introspect(t.url, tokens.access_token, RESOURCE_SERVER);
+    expect(later.headers.get(TOKEN_INACTIVE_HEADER)).toBe('expired');
+  });
+
+  test('an unknown token, even one in our shape, gets no reason: nothing is told about similar tokens', async () => {
+    const { tokens } = await obtainTokens(t.url);
+    // Same kind, same length, one character changed: a token that never existed.
+    const similar = `${tokens.access_token.slice(0, 10)}${tokens.access_token[10] === 'A' ? 'B' : 'A'}${tokens.access_token.slice(11)}`;
+    for (const token of ['not-a-token', similar]) {
+      const response = await introspect(t.url, token, RESOURCE_SERVER);
+      expect(await response.json()).toEqual({ active: false });
+      expect(response.headers.get(TOKEN_INACTIVE_HEADER)).toBeNull();
+    }
   });
 
   test.each([

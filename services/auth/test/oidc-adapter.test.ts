@@ -229,9 +229,15 @@ describe('oidc adapter', () => {
     expect(await adapters('Session').findByUserCode('WDJB-MJHT')).toBeUndefined();
   });
 
-  test('an expired record is never returned, and the purge deletes it', async () => {
+  test('an expired record is never returned; the purge deletes it (an access token 7 days after its expiry)', async () => {
     const expired = token();
     await adapters('AccessToken').upsert(expired, tokenPayload('AccessToken', expired, 'g-expired'), 600);
+    const code = token();
+    await adapters('AuthorizationCode').upsert(
+      code,
+      tokenPayload('AuthorizationCode', code, 'g-expired'),
+      600,
+    );
     await db.$executeRaw`UPDATE "auth"."oidc_payloads" SET expires_at = now() - interval '1 second' WHERE grant_id = 'g-expired'`;
     expect(await adapters('AccessToken').find(expired)).toBeUndefined();
     await expect(adapters('AccessToken').consume(expired)).rejects.toMatchObject({
@@ -243,8 +249,30 @@ describe('oidc adapter', () => {
       logger: createLogger({ service: 'test', level: 'silent' }),
     });
     await job.runOnce();
+    // The code is gone; the access token's row stays, so introspection can still say "expired".
+    expect(
+      await db.oidcPayload.findMany({ where: { grantId: 'g-expired' }, select: { model: true } }),
+    ).toEqual([{ model: 'AccessToken' }]);
+    await db.$executeRaw`UPDATE "auth"."oidc_payloads" SET expires_at = now() - interval '7 days 1 second' WHERE grant_id = 'g-expired'`;
+    await job.runOnce();
     await job.stop();
     expect(await db.oidcPayload.count({ where: { grantId: 'g-expired' } })).toBe(0);
+  });
+
+  test('deleting an access token leaves a tombstone, which no model reads and the purge ends', async () => {
+    const revoked = token();
+    await adapters('AccessToken').upsert(revoked, tokenPayload('AccessToken', revoked, 'g-tomb'), 600);
+    const before = await db.oidcPayload.count({ where: { model: 'RevokedAccessToken' } });
+    await adapters('AccessToken').destroy(revoked);
+    expect(await adapters('AccessToken').find(revoked)).toBeUndefined();
+    const tombstones = await db.oidcPayload.findMany({ where: { model: 'RevokedAccessToken' } });
+    expect(tombstones).toHaveLength(before + 1);
+    // No payload, no grant, no owner: only that a token of that keyed id was revoked.
+    for (const tombstone of tombstones)
+      expect(tombstone).toMatchObject({ payload: {}, grantId: null, accountId: null, clientId: null });
+    await db.$executeRaw`UPDATE "auth"."oidc_payloads" SET expires_at = now() - interval '7 days 1 second' WHERE model = 'RevokedAccessToken'`;
+    await purgeExpiredPayloads(db).run();
+    expect(await db.oidcPayload.count({ where: { model: 'RevokedAccessToken' } })).toBe(0);
   });
 
   test('a record without expiry (a registered client) stays', async () => {

@@ -14,7 +14,7 @@
  * are the gateway's own, in src/pipeline/.
  */
 import type { AppError } from '@pag/contracts';
-import type { Bus, Logger, Metrics } from '@pag/kit';
+import type { Bus, Logger, Metrics, ServiceDirectory } from '@pag/kit';
 import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup } from '@pag/kit';
 import type { Express, RequestHandler, Response } from 'express';
 import express from 'express';
@@ -46,6 +46,8 @@ export interface AppDeps {
   introspector?: Introspector;
   /** Rejected tokens per client address; undefined without a database (then no introspection either). */
   authFailures?: AuthFailureBudget;
+  /** The services running now (live discovery over the bus): documents and 503s follow it. */
+  directory: ServiceDirectory;
   /** Where authenticated requests are counted; undefined without a database (they answer 503). */
   charger?: UsageCharger;
 }
@@ -89,14 +91,20 @@ export function createApp(deps: AppDeps): Express {
   app.use(checkPlan);
   app.use(checkScope(config.publicUrl));
   app.use(countUsage(deps.charger, deps.logger));
-  const local = publicDocumentHandlers({ publicUrl: config.publicUrl });
-  local.set('tokenCapabilities', tokenCapabilitiesHandler);
+  const { directory } = deps;
+  const local = publicDocumentHandlers({ publicUrl: config.publicUrl, directory });
+  local.set('tokenCapabilities', tokenCapabilitiesHandler(directory));
   const mcp = mcpEndpoint({ toolCalls, publicUrl: config.publicUrl, logger: deps.logger });
   local.set('mcp', mcp);
   local.set('mcpAtBase', mcp);
   local.set(
     'gatewayContext',
-    gatewayContextHandler({ bus: deps.bus, partTimeoutMs: config.contextPartTimeoutMs, logger: deps.logger }),
+    gatewayContextHandler({
+      bus: deps.bus,
+      directory,
+      partTimeoutMs: config.contextPartTimeoutMs,
+      logger: deps.logger,
+    }),
   );
   const forward = new Map<string, RequestHandler>();
   if (config.proxyUrl !== undefined) {
@@ -108,7 +116,14 @@ export function createApp(deps: AppDeps): Express {
     );
   }
   app.use(
-    dispatch({ bus: deps.bus, timeoutMs: config.dispatchTimeoutMs, logger: deps.logger, local, forward }),
+    dispatch({
+      bus: deps.bus,
+      directory,
+      timeoutMs: config.dispatchTimeoutMs,
+      logger: deps.logger,
+      local,
+      forward,
+    }),
   );
   app.use(errorHandler({ logger: deps.logger, publicUrl: config.publicUrl, onError: auditReason }));
   return app;

@@ -15,6 +15,7 @@ import {
   createPrismaClient,
   IntrospectionClient,
   listen,
+  ServiceDirectory,
   serveEndpoints,
   startPurgeJob,
 } from '@pag/kit';
@@ -82,6 +83,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
         });
   let usageQuery: Subscription[] = [];
   let introspection: IntrospectionClient | undefined;
+  let directory: ServiceDirectory | undefined;
   let port: number;
   try {
     // Every answer waits for its audit event to be stored: no stream, no start.
@@ -95,8 +97,10 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
             gatewayEndpoints,
           );
     introspection = await startIntrospection(deps);
+    directory = await ServiceDirectory.start({ bus, logger });
     port = await listen(server, config.port, config.host);
   } catch (error) {
+    await directory?.close();
     await Promise.all(usageQuery.map((subscription) => subscription.close()));
     await introspection?.close();
     await usage?.close();
@@ -125,6 +129,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     introspector,
     charger,
     authFailures,
+    directory,
   });
   server.on('request', app);
   logger.info(
@@ -135,6 +140,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const close = async () => {
     await closeServer(server, { drainMs: config.shutdownDrainMs });
     await Promise.all(usageQuery.map((subscription) => subscription.close()));
+    await directory.close();
     await introspection?.close();
     await purge?.stop();
     await usage?.close();

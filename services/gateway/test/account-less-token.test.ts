@@ -22,7 +22,7 @@ test('a token acting for no account: 401 INVALID_TOKEN saying so, with the inval
   });
   expect(answer.status).toBe(401);
   expect(answer.headers.get('www-authenticate')).toBe(
-    `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1", error="invalid_token"`,
+    `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/v1", error="invalid_token", error_description="The token acts for no owner account."`,
   );
   expect(ErrorBody.parse(await answer.json()).error).toMatchObject({
     code: 'INVALID_TOKEN',

@@ -119,7 +119,7 @@ describe('what counts as a failure', () => {
     const client = nextClient();
     const otherAudience = `other-${randomUUID()}`;
     stack.issue(otherAudience, 'read', { aud: 'https://elsewhere.example/api' });
-    expect(await call(client, 'Basic dXNlcjpwYXNz')).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
+    expect(await call(client, 'Basic dXNlcjpwYXNz')).toMatchObject({ status: 401, code: 'MALFORMED_TOKEN' });
     expect(await call(client, bearer(otherAudience))).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
     expect(await call(client, bearer(wrongToken()))).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
     expect(await call(client, bearer(rightToken()))).toMatchObject({ status: 429, code: 'RATE_LIMITED' });

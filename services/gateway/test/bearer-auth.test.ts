@@ -85,7 +85,9 @@ describe('401 under /api/v1', () => {
     expect(status).toBe(401);
     expect(errorOf(body).code).toBe('INVALID_TOKEN');
     expect(errorOf(body).hint).toContain('/api/v1/handshakes');
-    expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+    expect(headers.get('www-authenticate')).toBe(
+      `Bearer ${METADATA}, error="invalid_token", error_description="The token is not known."`,
+    );
   });
 
   test('a token issued for another audience is INVALID_TOKEN', async () => {
@@ -113,6 +115,106 @@ describe('401 under /api/v1', () => {
   });
 });
 
+describe('why a token is refused: its own code, and the remedy for its kind', () => {
+  const tags = new TokenTags([TEST_TOKEN_TAG_KEY]);
+  afterEach(() => auth.inactive.clear());
+
+  test.each([
+    ['oauth', 'grant_type=refresh_token'],
+    ['device', 'Sign a new Ed25519 assertion'],
+    ['handshake', 'Start a new handshake (POST /api/v1/handshakes'],
+    ['dashboard', 'Ask the owner for a new token on /dashboard/tokens'],
+  ] as const)('an expired %s token: 401 TOKEN_EXPIRED whose hint is its remedy', async (kind, remedy) => {
+    const token = tags.mint(kind);
+    auth.inactive.set(token, 'expired');
+    for (let i = 0; i < 2; i += 1) {
+      // The second answer comes from the negative cache: the reason is kept with it.
+      const { status, headers, body } = await get('/api/v1/tokens/me/capabilities', token);
+      expect(status).toBe(401);
+      expect(errorOf(body)).toMatchObject({ code: 'TOKEN_EXPIRED', message: 'The token has expired.' });
+      expect(errorOf(body).hint).toContain(remedy);
+      expect(headers.get('www-authenticate')).toBe(
+        `Bearer ${METADATA}, error="invalid_token", error_description="The token has expired."`,
+      );
+    }
+  });
+
+  test('an expired OAuth token is told to refresh, never to start a handshake', async () => {
+    const token = tags.mint('oauth');
+    auth.inactive.set(token, 'expired');
+    const { hint } = errorOf((await get('/api/v1/tokens/me/capabilities', token)).body);
+    expect(hint).toContain('POST /oauth/token');
+    expect(hint).not.toContain('handshake');
+  });
+
+  test('a revoked token: 401 TOKEN_REVOKED; an unknown one stays INVALID_TOKEN, telling nothing more', async () => {
+    const revoked = tags.mint('handshake');
+    auth.inactive.set(revoked, 'revoked');
+    const refused = errorOf((await get('/api/v1/tokens/me/capabilities', revoked)).body);
+    expect(refused).toMatchObject({ code: 'TOKEN_REVOKED', message: 'The token was revoked.' });
+    expect(refused.hint).toContain('The owner revoked this token');
+    const unknown = errorOf((await get('/api/v1/tokens/me/capabilities', tags.mint('handshake'))).body);
+    expect(unknown).toMatchObject({ code: 'INVALID_TOKEN', message: 'The token is not known.' });
+  });
+
+  test('a token revoked while its active answer is cached: the revocation event makes it TOKEN_REVOKED', async () => {
+    const token = tags.mint('oauth');
+    issue(token);
+    expect((await get('/api/v1/tokens/me/capabilities', token)).status).toBe(200);
+    auth.tokens.delete(token);
+    await publishRevocation({ clientId: 'claude-desktop', tokenSha256: tokenSha256(token) });
+    expect(errorOf((await get('/api/v1/tokens/me/capabilities', token)).body).code).toBe('TOKEN_REVOKED');
+  });
+
+  test.each([
+    ['not "Bearer <token>"', 'Token abc'],
+    ['our prefix, cut short', `Bearer ${'pag_at_'}${'x'.repeat(20)}`],
+  ])(
+    'a malformed Authorization header (%s): 401 MALFORMED_TOKEN with a hint about its form',
+    async (_case, authorization) => {
+      const before = auth.introspections;
+      const response = await fetch(`${gateway.url}/api/v1/tokens/me/capabilities`, {
+        headers: { authorization },
+      });
+      expect(response.status).toBe(401);
+      const error = errorOf(await response.json());
+      expect(error.code).toBe('MALFORMED_TOKEN');
+      expect(error.hint).toContain('Authorization: Bearer <token>');
+      expect(error.hint).not.toMatch(/unknown, expired or revoked/);
+      expect(auth.introspections).toBe(before);
+    },
+  );
+
+  test.each([
+    ['handshake', /A handshake cannot grant chat .*\/dashboard\/tokens/],
+    ['dashboard', /A handshake cannot grant chat .*\/dashboard\/tokens/],
+    ['oauth', /A handshake cannot grant chat .*consent to it through OAuth/],
+  ] as const)(
+    'a %s token lacking chat: 403 INSUFFICIENT_SCOPE saying a handshake cannot grant it',
+    async (kind, hint) => {
+      const token = tags.mint(kind);
+      issue(token, { scope: 'knowledge', token_kind: kind });
+      const response = await fetch(`${gateway.url}/api/v1/brain/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hello' }),
+      });
+      expect(response.status).toBe(403);
+      const error = errorOf(await response.json());
+      expect(error.code).toBe('INSUFFICIENT_SCOPE');
+      expect(error.hint).toMatch(hint);
+    },
+  );
+
+  test('a handshake token lacking a scope a handshake can bring is told which scope to request', async () => {
+    const token = tags.mint('handshake');
+    issue(token, { scope: 'chat', token_kind: 'handshake' });
+    const { status, body } = await get('/api/v1/brain/knowledge-base', token);
+    expect(status).toBe(403);
+    expect(errorOf(body).hint).toContain('a new handshake (POST /api/v1/handshakes) requesting read');
+  });
+});
+
 describe('tokens of ours are read before anything else', () => {
   const tags = new TokenTags([TEST_TOKEN_TAG_KEY]);
   const flipTag = (token: string) =>
@@ -129,7 +231,9 @@ describe('tokens of ours are read before anything else', () => {
     const { status, headers, body } = await get('/api/v1/tokens/me/capabilities', forged);
     expect(status).toBe(401);
     expect(errorOf(body).code).toBe('INVALID_TOKEN');
-    expect(headers.get('www-authenticate')).toBe(`Bearer ${METADATA}, error="invalid_token"`);
+    expect(headers.get('www-authenticate')).toBe(
+      `Bearer ${METADATA}, error="invalid_token", error_description="The token is not known."`,
+    );
     // A fresh forgery each time, as an attacker sends them: none reaches the auth service.
     for (const kind of ['oauth', 'handshake', 'device'] as const)
       expect((await get('/api/v1/tokens/me/capabilities', flipTag(tags.mint(kind)))).status).toBe(401);
@@ -211,8 +315,16 @@ describe('GET /api/v1/tokens/me/capabilities', () => {
     expect(capabilities.expanded).toEqual(expect.arrayContaining(['chat', 'services:github:read']));
     const allowed = new Map(capabilities.endpoints.map((endpoint) => [endpoint.id, endpoint.allowed]));
     expect(allowed.get('chat')).toBe(true);
-    expect(allowed.get('knowledgeBase')).toBe(false);
+    // Only what the token may call is listed.
+    expect(allowed.has('knowledgeBase')).toBe(false);
     expect(allowed.get('tokenCapabilities')).toBe(true);
+    expect([...allowed.values()].every((value) => value)).toBe(true);
+    // Nothing announced a brain here: its endpoint says so; the gateway's own are available.
+    const chat = capabilities.endpoints.find((endpoint) => endpoint.id === 'chat');
+    expect(chat).toMatchObject({ available: false, reason: 'The brain service is not running.' });
+    expect(capabilities.endpoints.find((endpoint) => endpoint.id === 'tokenCapabilities')?.available).toBe(
+      true,
+    );
   });
 
   test("names the token's agent, its kind and its limits with what it used of them", async () => {

@@ -11,13 +11,22 @@ import {
   GatewayContext,
   MessageHeaders,
   ProxySubjects,
+  routeById,
 } from '@pag/contracts';
 import type { BusMessage, Subscription } from '@pag/kit';
+import { availabilityOf } from '../src/domain/availability.ts';
 import { readableParts } from '../src/routes/gateway-context.ts';
 import type { TokenGateway } from './start-token-gateway.ts';
 import { startTokenGateway } from './start-token-gateway.ts';
 
 const PART_TIMEOUT_MS = 300;
+
+/** The endpoints the context lists for these scopes while no service announced itself (as here). */
+function endpointsWhileAlone(scopes: string[]) {
+  return endpointsForScopes(scopes)
+    .filter((endpoint) => endpoint.allowed)
+    .map((endpoint) => ({ ...endpoint, ...availabilityOf(routeById(endpoint.id), new Set()) }));
+}
 
 const memory: MemoryEntry[] = [
   { id: 'mem_2', content: 'Prefers mornings.', agentId: 'agent_1', createdAt: '2026-11-02T09:00:00.000Z' },
@@ -100,11 +109,12 @@ describe('GET /api/v1/gateway/context', () => {
         memory,
         memoryCount: brainContext.memoryCount,
         services: services.services,
-        endpoints: endpointsForScopes(['read', 'chat']),
+        endpoints: endpointsWhileAlone(['read', 'chat']),
         unavailable: [],
       });
       expect(body.endpoints.find((e) => e.id === 'chat')?.allowed).toBe(true);
-      expect(body.endpoints.find((e) => e.id === 'proxyPost')?.allowed).toBe(false);
+      // Only what the token may call is listed.
+      expect(body.endpoints.find((e) => e.id === 'proxyPost')).toBeUndefined();
       // Both asked with the caller's identity and this request's id.
       expect(seen).toHaveLength(2);
       for (const msg of seen) {
@@ -148,8 +158,9 @@ describe('GET /api/v1/gateway/context', () => {
       const { status, body } = await context('fresh');
       expect(status).toBe(200);
       expect(body).toMatchObject({ persona: null, memory: [], services: [], unavailable: [] });
-      expect(body.endpoints.filter((e) => e.allowed).map((e) => e.id)).toContain('knowledgeBase');
-      expect(body.endpoints.find((e) => e.id === 'chat')?.allowed).toBe(false);
+      expect(body.endpoints.map((e) => e.id)).toContain('knowledgeBase');
+      expect(body.endpoints.every((e) => e.allowed)).toBe(true);
+      expect(body.endpoints.find((e) => e.id === 'chat')).toBeUndefined();
     } finally {
       await stopAnswering();
     }
@@ -204,7 +215,13 @@ describe('GET /api/v1/gateway/context', () => {
     const { status, body } = await context('alone');
     expect(status).toBe(200);
     expect(body.unavailable.map((u) => u.part)).toEqual(['persona', 'user', 'memory', 'services']);
-    expect(body.endpoints).toEqual(endpointsForScopes(['read']));
+    expect(body.endpoints).toEqual(endpointsWhileAlone(['read']));
+    // No service announced itself here: the brain's endpoints say so, the gateway's own do not.
+    expect(body.endpoints.find((e) => e.id === 'writeMemory')).toMatchObject({
+      available: false,
+      reason: 'The brain service is not running.',
+    });
+    expect(body.endpoints.find((e) => e.id === 'tokenCapabilities')?.available).toBe(true);
   });
 
   test('a reply that breaks its schema is UPSTREAM_ERROR, not passed on', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AGENT_CONDUCT_RULE, DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
+import { PresenceAnnouncer } from '@pag/kit';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -62,8 +63,56 @@ describe('discovery index', () => {
 
   test('endpoints name every endpoint of the spec', async () => {
     const index = DiscoveryIndex.parse((await getJson('/api/v1/')).body);
-    const listed = new Set(Object.values(index.endpoints));
+    const listed = new Set(Object.values(index.endpoints).map((entry) => entry.endpoint));
     for (const endpoint of SPEC_ENDPOINTS) expect(listed).toContain(endpoint);
+  });
+});
+
+describe('availability from live discovery', () => {
+  async function text(path: string): Promise<string> {
+    return (await fetch(`${gateway.url}${path}`)).text();
+  }
+
+  test('an endpoint whose service announced nothing is unavailable, with the reason; one that runs is available', async () => {
+    const before = DiscoveryIndex.parse((await getJson('/api/v1/')).body);
+    expect(before.endpoints.chat).toEqual({
+      endpoint: 'POST /api/v1/brain/chat',
+      available: false,
+      reason: 'The brain service is not running.',
+    });
+    // The gateway's own endpoints never depend on another service.
+    expect(before.endpoints.tokenCapabilities).toEqual({
+      endpoint: 'GET /api/v1/tokens/me/capabilities',
+      available: true,
+    });
+    expect(await text('/llms.txt')).toMatch(
+      /POST \S+\/api\/v1\/brain\/chat \(token[^\n]*NOT AVAILABLE NOW: The brain service is not running\./,
+    );
+
+    const brain = await PresenceAnnouncer.start({ bus: gateway.bus, service: 'brain' });
+    const running = DiscoveryIndex.parse((await getJson('/api/v1/')).body);
+    expect(running.endpoints.chat).toEqual({ endpoint: 'POST /api/v1/brain/chat', available: true });
+    expect(running.endpoints.createTrigger?.available).toBe(false);
+    const features = PublicCapabilities.parse((await getJson('/api/v1/capabilities')).body).features;
+    expect(features.find((feature) => feature.id === 'chat')).toMatchObject({ available: true });
+    expect(features.find((feature) => feature.id === 'createTrigger')).toMatchObject({
+      available: false,
+      reason: 'The trigger service is not running.',
+    });
+    const llms = await text('/llms.txt');
+    expect(llms).toMatch(
+      /POST \S+\/api\/v1\/triggers \(token[^\n]*NOT AVAILABLE NOW: The trigger service is not running\./,
+    );
+    expect(llms).toMatch(/POST \S+\/api\/v1\/brain\/chat \(token[^\n]*\n/);
+    expect(llms).not.toMatch(/brain\/chat [^\n]*NOT AVAILABLE/);
+
+    // Its goodbye takes it off at once, not one expiry later.
+    await brain.close();
+    const after = DiscoveryIndex.parse((await getJson('/api/v1/')).body);
+    expect(after.endpoints.chat).toMatchObject({
+      available: false,
+      reason: 'The brain service is not running.',
+    });
   });
 });
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { AppError, AuthSubjects, ErrorBody } from '@pag/contracts';
+import { PresenceAnnouncer } from '@pag/kit';
+import { NOT_RUNNING_RETRY_AFTER_SECONDS } from '../src/pipeline/dispatch.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -132,13 +134,27 @@ describe('request bodies', () => {
 });
 
 describe('dispatch to services', () => {
-  test('a route whose service is not running answers 503 SERVICE_UNAVAILABLE naming it', async () => {
-    const { status, error } = await callError('POST', '/api/v1/handshakes', json(handshake));
+  test('a route whose service is not running answers 503 SERVICE_UNAVAILABLE naming it, with Retry-After', async () => {
+    const { status, error, headers } = await callError('POST', '/api/v1/handshakes', json(handshake));
     expect(status).toBe(503);
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(error.message).toBe(
-      'No auth service answers auth.handshake.create: it is not running, or it does not serve this endpoint yet.',
-    );
+    // No auth instance announced itself: not running (not restarting), so a longer wait.
+    expect(error.message).toBe('The auth service is not running.');
+    expect(headers.get('retry-after')).toBe(String(NOT_RUNNING_RETRY_AFTER_SECONDS));
+  });
+
+  test('a service that announced itself but does not serve the subject: 503 naming the subject, Retry-After 1', async () => {
+    const auth = await PresenceAnnouncer.start({ bus: gateway.bus, service: 'auth' });
+    try {
+      const { status, error, headers } = await callError('POST', '/api/v1/handshakes', json(handshake));
+      expect(status).toBe(503);
+      expect(error.message).toBe(
+        'No auth service answers auth.handshake.create: it is not running, or it does not serve this endpoint yet.',
+      );
+      expect(headers.get('retry-after')).toBe('1');
+    } finally {
+      await auth.close();
+    }
   });
 
   test('a running service answers through the bus, with the request id and the validated body', async () => {

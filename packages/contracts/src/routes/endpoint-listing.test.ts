@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { z } from 'zod';
-import { EndpointAccess } from '../schemas/auth.ts';
+import { EndpointGrant } from '../schemas/auth.ts';
 import { DiscoveryIndex } from '../schemas/discovery.ts';
 import { discoveryEndpoints, endpointsForScopes } from './endpoint-listing.ts';
 
@@ -10,12 +10,14 @@ const allowedIds = (granted: string[]) =>
     .map((endpoint) => endpoint.id);
 
 describe('discoveryEndpoints', () => {
-  test('lists every listed route as "METHOD path", without the index alias', () => {
-    const endpoints = discoveryEndpoints();
+  test('lists every listed route as "METHOD path" with its availability, without the index alias', () => {
+    const down = { available: false, reason: 'The brain service is not running.' };
+    const endpoints = discoveryEndpoints((route) => (route.service === 'brain' ? down : { available: true }));
     expect(endpoints).toMatchObject({
-      discoveryIndex: 'GET /api/v1/',
-      handshakeStatus: 'GET /api/v1/handshakes/{handshakeId}/status',
-      proxyGet: 'GET /api/v1/services/{service}/{path}',
+      discoveryIndex: { endpoint: 'GET /api/v1/', available: true },
+      handshakeStatus: { endpoint: 'GET /api/v1/handshakes/{handshakeId}/status', available: true },
+      proxyGet: { endpoint: 'GET /api/v1/services/{service}/{path}', available: true },
+      chat: { endpoint: 'POST /api/v1/brain/chat', ...down },
     });
     expect(endpoints).not.toHaveProperty('discoveryIndexAlias');
     expect(DiscoveryIndex.shape.endpoints.safeParse(endpoints).success).toBe(true);
@@ -23,9 +25,9 @@ describe('discoveryEndpoints', () => {
 });
 
 describe('endpointsForScopes', () => {
-  test('matches the EndpointAccess schema and resolves {access}', () => {
+  test('matches the EndpointGrant schema and resolves {access}', () => {
     const list = endpointsForScopes(['read']);
-    expect(z.array(EndpointAccess).safeParse(list).success).toBe(true);
+    expect(z.array(EndpointGrant).safeParse(list).success).toBe(true);
     expect(list.find((endpoint) => endpoint.id === 'proxyDelete')?.requiredScope).toBe(
       'services:{service}:{resource}:write',
     );

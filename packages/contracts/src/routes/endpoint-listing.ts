@@ -4,16 +4,25 @@
  * document shows the same names, paths and scopes.
  */
 
-import type { EndpointAccess } from '../schemas/auth.ts';
+import type { Availability, EndpointGrant } from '../schemas/auth.ts';
+import type { DiscoveryIndex } from '../schemas/discovery.ts';
 import { expandScopes, scopeGrants } from '../scopes/scope-matcher.ts';
 import { accessByMethod, documentedScope } from './match-route.ts';
 import { RouteTable } from './route-table.ts';
 import type { RouteDefinition } from './route-types.ts';
 
-/** `{ quickStart: 'GET /api/v1/quick-start', … }` for the discovery index. */
-export function discoveryEndpoints(routes: readonly RouteDefinition[] = RouteTable): Record<string, string> {
+/**
+ * `{ quickStart: { endpoint: 'GET /api/v1/quick-start', available: true }, … }` for the discovery
+ * index, each with the availability its service has now (the caller knows which services run).
+ */
+export function discoveryEndpoints(
+  availabilityOf: (route: RouteDefinition) => Availability,
+  routes: readonly RouteDefinition[] = RouteTable,
+): DiscoveryIndex['endpoints'] {
   return Object.fromEntries(
-    routes.filter((route) => route.listed).map((route) => [route.id, `${route.method} ${route.path}`]),
+    routes
+      .filter((route) => route.listed)
+      .map((route) => [route.id, { endpoint: `${route.method} ${route.path}`, ...availabilityOf(route) }]),
   );
 }
 
@@ -25,7 +34,7 @@ export function discoveryEndpoints(routes: readonly RouteDefinition[] = RouteTab
 export function endpointsForScopes(
   granted: readonly string[],
   routes: readonly RouteDefinition[] = RouteTable,
-): EndpointAccess[] {
+): EndpointGrant[] {
   const expanded = expandScopes(granted);
   return routes
     .filter((route) => route.listed)

@@ -218,7 +218,19 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const PLANS = ['free', 'pro', 'heavy'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const EndpointAccess = z
+/** Whether the service answering an endpoint runs now (live discovery over the bus, docs/adr/0062). */
+export const Availability = z.object({
+  available: z.boolean().describe('Whether the service that answers it is running now.'),
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it is not available, when it is not.')
+    .meta({ examples: ['The brain service is not running.'] }),
+});
+export type Availability = z.infer<typeof Availability>;
+
+/** One endpoint with whether a set of scopes allows it (EndpointAccess without the availability). */
+export const EndpointGrant = z
   .object({
     id: z.string().describe('The operationId.'),
     method: z.string(),
@@ -226,7 +238,12 @@ export const EndpointAccess = z
     requiredScope: z.string().nullable().describe('null: any valid token; templates name path parameters.'),
     allowed: z.boolean().describe('Whether this token may call it (for templates: with some service).'),
   })
-  .describe('One endpoint as seen by the calling token.');
+  .describe('One endpoint with whether the scopes allow it.');
+export type EndpointGrant = z.infer<typeof EndpointGrant>;
+
+export const EndpointAccess = EndpointGrant.extend(Availability.shape).describe(
+  'One endpoint as seen by the calling token, and whether its service runs now.',
+);
 export type EndpointAccess = z.infer<typeof EndpointAccess>;
 
 const UsageWindow = z.object({ limit: z.int().min(0), used: z.int().min(0), resetsAt: Timestamp }).nullable();

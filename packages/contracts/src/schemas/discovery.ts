@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AGENT_CONDUCT_RULE } from '../api.ts';
+import { Availability } from './auth.ts';
 
 const Important = z
   .string()
@@ -34,9 +35,20 @@ export const DiscoveryIndex = z
       hint: z.string(),
     }),
     endpoints: z
-      .record(z.string(), z.string())
-      .describe('Short name (the operationId) to "METHOD path".')
-      .meta({ examples: [{ quickStart: 'GET /api/v1/quick-start', chat: 'POST /api/v1/brain/chat' }] }),
+      .record(z.string(), z.object({ endpoint: z.string(), ...Availability.shape }))
+      .describe('Short name (the operationId) to its "METHOD path" and whether its service runs now.')
+      .meta({
+        examples: [
+          {
+            quickStart: { endpoint: 'GET /api/v1/quick-start', available: true },
+            chat: {
+              endpoint: 'POST /api/v1/brain/chat',
+              available: false,
+              reason: 'The brain service is not running.',
+            },
+          },
+        ],
+      }),
   })
   .describe('The discovery index: what this gateway is and where everything is.');
 export type DiscoveryIndex = z.infer<typeof DiscoveryIndex>;
@@ -75,7 +87,9 @@ export const PublicCapabilities = z
   .object({
     name: z.string(),
     version: z.string(),
-    features: z.array(z.object({ id: z.string(), summary: z.string(), endpoint: z.string() })),
+    features: z.array(
+      z.object({ id: z.string(), summary: z.string(), endpoint: z.string(), ...Availability.shape }),
+    ),
     scopes: z.array(z.object({ scope: z.string(), description: z.string() })),
     registrationMethods: z.array(z.string()),
     identityTypes: z.array(z.string()),

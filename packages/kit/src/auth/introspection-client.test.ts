@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { TokenRevokedEvent } from '@pag/contracts';
-import { AppError, EventSubjects, TOKEN_LEGACY_HEADER } from '@pag/contracts';
+import { AppError, EventSubjects, TOKEN_INACTIVE_HEADER, TOKEN_LEGACY_HEADER } from '@pag/contracts';
 import { MemoryBus } from '../bus/memory-bus.ts';
 import { closeServer } from '../lifecycle/http-server.ts';
 import { freePort } from '../net/free-port.ts';
@@ -24,6 +24,8 @@ class FakeIntrospection {
   hold: Promise<void> | undefined;
   /** TOKEN_LEGACY_HEADER on every answer, when set. */
   legacyUntil: string | undefined;
+  /** TOKEN_INACTIVE_HEADER per inactive token, as the auth service names the reason. */
+  readonly inactive = new Map<string, string>();
   /** How many of the next requests lose their connection unanswered (a replica that stops). */
   drops = 0;
   /** How many of the next requests get 503, as a replica that is not ready yet answers. */
@@ -59,6 +61,8 @@ class FakeIntrospection {
     for (const arrived of this.#arrivals.splice(0)) arrived();
     if (this.hold !== undefined) await this.hold;
     if (this.legacyUntil !== undefined) res.setHeader(TOKEN_LEGACY_HEADER, this.legacyUntil);
+    const reason = this.inactive.get(token);
+    if (reason !== undefined) res.setHeader(TOKEN_INACTIVE_HEADER, reason);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(this.tokens.get(token) ?? { active: false }));
   }
@@ -88,6 +92,7 @@ afterEach(async () => {
   fake.tokens.clear();
   fake.hold = undefined;
   fake.legacyUntil = undefined;
+  fake.inactive.clear();
   fake.drops = 0;
   fake.unready = 0;
 });
@@ -121,6 +126,56 @@ async function newClient(options: Partial<Parameters<typeof IntrospectionClient.
   });
   return client;
 }
+
+describe('why a token is inactive', () => {
+  test('the auth service names expired or revoked; the reason is cached with the answer, as briefly', async () => {
+    const expired = tags.mint('oauth');
+    const revoked = tags.mint('device');
+    fake.inactive.set(expired, 'expired');
+    fake.inactive.set(revoked, 'revoked');
+    const checker = await newClient();
+    expect(await checker.check(expired)).toEqual({ active: null, reason: 'expired' });
+    expect(await checker.check(revoked)).toEqual({ active: null, reason: 'revoked' });
+    fake.inactive.clear();
+    // Answered from the negative cache: the same reason, no new question.
+    expect(await checker.check(expired)).toEqual({ active: null, reason: 'expired' });
+    expect(fake.asked).toHaveLength(2);
+    clock += 1_001;
+    expect(await checker.check(expired)).toEqual({ active: null, reason: 'unknown' });
+    expect(await checker.introspect(revoked)).toBeNull();
+  });
+
+  test('no reason, a reason it does not know, or a token refused from its text: unknown', async () => {
+    const plain = tags.mint('oauth');
+    const odd = tags.mint('oauth');
+    fake.inactive.set(odd, 'stolen');
+    const checker = await newClient();
+    expect(await checker.check(plain)).toEqual({ active: null, reason: 'unknown' });
+    expect(await checker.check(odd)).toEqual({ active: null, reason: 'unknown' });
+    const forged = `${plain.slice(0, -2)}${plain.at(-2) === 'A' ? 'B' : 'A'}${plain.at(-1)}`;
+    expect(await checker.check(forged)).toEqual({ active: null, reason: 'unknown' });
+    expect(await checker.check(tags.mint('refresh'))).toEqual({ active: null, reason: 'unknown' });
+    expect(fake.asked).toHaveLength(2);
+  });
+
+  test('a token revoked by an event is revoked, whatever a later answer says', async () => {
+    const bus = new MemoryBus();
+    const token = tags.mint('handshake');
+    activeToken(token);
+    const checker = await newClient({ bus });
+    expect((await checker.check(token)).active).not.toBeNull();
+    fake.tokens.delete(token);
+    const event: TokenRevokedEvent = {
+      accountId: 'acc-1',
+      clientId: 'agent-1',
+      tokenSha256: tokenSha256(token),
+      revokedAt: new Date(clock).toISOString(),
+    };
+    await bus.publish(EventSubjects.tokenRevoked, event);
+    expect(await checker.check(token)).toEqual({ active: null, reason: 'revoked' });
+    await bus.close();
+  });
+});
 
 describe('introspection client', () => {
   test('reads an active token, authenticating with client_secret_basic and the access-token hint', async () => {

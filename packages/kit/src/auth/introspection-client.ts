@@ -9,7 +9,8 @@
  * changes with time, the legacy window;
  * authentication as the resource server's own confidential client (client_secret_basic);
  * answers cached by the token's SHA-256 (never the token) for a few seconds and never past its
- * expiry; inactive answers cached briefly; concurrent checks of one token share one request; a
+ * expiry; inactive answers cached briefly, with why they are inactive (expired, revoked or unknown,
+ * the auth service's TOKEN_INACTIVE_HEADER; docs/adr/0062); concurrent checks of one token share one request; a
  * TokenRevokedEvent on the bus evicts at once (and an answer in flight during the eviction is not
  * cached); an auth service that is down or slow is a 503/504, never an inactive token. A question
  * whose connection is refused or closed before the answer (an auth replica stopping) is asked
@@ -21,14 +22,25 @@
  * moment ago (services/auth store/recent-tokens.ts, at most 5 s), and that answer must not bring
  * the token back. For a revocation of every token of a client, tokens issued after it pass.
  */
-import type { TokenRevokedEvent } from '@pag/contracts';
-import { AppError, EventSubjects, TOKEN_LEGACY_HEADER } from '@pag/contracts';
+import type { InactiveReason, TokenRevokedEvent } from '@pag/contracts';
+import {
+  AppError,
+  EventSubjects,
+  INACTIVE_REASONS,
+  TOKEN_INACTIVE_HEADER,
+  TOKEN_LEGACY_HEADER,
+} from '@pag/contracts';
 import type { LRUCache } from 'lru-cache';
 import type { Subscription } from '../bus/types.ts';
 import type { Logger } from '../log/logger.ts';
 import { expiryCache, setUntil } from './expiry-cache.ts';
 import { readIntrospectionAnswer } from './introspection-response.ts';
-import type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
+import type {
+  ActiveToken,
+  IntrospectionClientOptions,
+  IntrospectOptions,
+  TokenCheck,
+} from './introspection-types.ts';
 import { readLegacyHeader } from './legacy-tokens.ts';
 import { tokenSha256 } from './token-hash.ts';
 import { TokenTags } from './token-tags.ts';
@@ -44,12 +56,20 @@ const REFUSE_REVOKED_MS = 10_000;
 /** An answer as cached: lru-cache holds no null, and null (inactive) is an answer worth caching. */
 interface Cached {
   answer: ActiveToken | null;
+  /** Why an inactive token is (the auth service's TOKEN_INACTIVE_HEADER); kept with the answer. */
+  reason: InactiveReason;
   /** The token carries a verified tag (else it is a legacy token, askable only within the window). */
   tagged: boolean;
 }
 
+/** What the auth service answered: the active token, or why it is not. */
+interface Answer {
+  answer: ActiveToken | null;
+  reason: InactiveReason;
+}
+
 interface InFlight {
-  promise: Promise<ActiveToken | null>;
+  promise: Promise<Answer>;
   /** Set when an eviction happened meanwhile: the answer may predate a revocation. */
   stale: boolean;
 }
@@ -103,21 +123,30 @@ export class IntrospectionClient implements AsyncDisposable {
 
   /** The active token, or null when it is unknown, expired or revoked. */
   async introspect(token: string, options: IntrospectOptions = {}): Promise<ActiveToken | null> {
+    return (await this.check(token, options)).active;
+  }
+
+  /**
+   * The active token, or why the token is not active: `expired` or `revoked` as the auth service
+   * says (or as a revocation event just told), else `unknown` (also every token refused from its
+   * text alone: forged, a refresh token, a legacy token past the window).
+   */
+  async check(token: string, options: IntrospectOptions = {}): Promise<TokenCheck> {
     const key = tokenSha256(token);
     const cached = this.#cache.get(key);
-    if (cached !== undefined && (cached.tagged || this.#legacyAsked())) return cached.answer;
+    if (cached !== undefined && (cached.tagged || this.#legacyAsked())) return verdict(cached);
     const shape = this.#askable(token);
-    if (shape === null) return null;
+    if (shape === null) return { active: null, reason: 'unknown' };
     const pending = this.#inFlight.get(key);
-    if (pending !== undefined) return pending.promise;
+    if (pending !== undefined) return verdict(await pending.promise);
 
     const flight: InFlight = { promise: this.#ask(token, options.requestId), stale: false };
     this.#inFlight.set(key, flight);
     try {
-      const { answer, cacheable } = this.#refuseRevoked(key, await flight.promise);
+      const { answer, reason, cacheable } = this.#refuseRevoked(key, await flight.promise);
       if (!flight.stale && cacheable)
-        setUntil(this.#cache, key, { answer, tagged: shape === 'tagged' }, this.#cacheUntil(answer));
-      return answer;
+        setUntil(this.#cache, key, { answer, reason, tagged: shape === 'tagged' }, this.#cacheUntil(answer));
+      return verdict({ answer, reason });
     } finally {
       if (this.#inFlight.get(key) === flight) this.#inFlight.delete(key);
     }
@@ -186,17 +215,17 @@ export class IntrospectionClient implements AsyncDisposable {
    * again on every use until the moment is over, so a stale answer lasts no longer than the replica
    * that gave it stays unaware.
    */
-  #refuseRevoked(
-    key: string,
-    answer: ActiveToken | null,
-  ): { answer: ActiveToken | null; cacheable: boolean } {
-    if (answer === null) return { answer, cacheable: true };
-    if (this.#revokedTokens.get(key) !== undefined) return { answer: null, cacheable: true };
+  #refuseRevoked(key: string, asked: Answer): Answer & { cacheable: boolean } {
+    const { answer } = asked;
+    const revoked = { answer: null, reason: 'revoked', cacheable: true } as const;
+    // Refused either way; whatever the auth service answered, this one was revoked a moment ago.
+    if (this.#revokedTokens.get(key) !== undefined) return revoked;
+    if (answer === null) return { ...asked, cacheable: true };
     const clientRevokedAt = this.#revokedClients.get(answer.clientId);
-    if (clientRevokedAt === undefined) return { answer, cacheable: true };
+    if (clientRevokedAt === undefined) return { ...asked, cacheable: true };
     const issuedAt = answer.issuedAt ?? 0;
-    if (issuedAt < clientRevokedAt) return { answer: null, cacheable: true };
-    return { answer, cacheable: issuedAt > clientRevokedAt };
+    if (issuedAt < clientRevokedAt) return revoked;
+    return { ...asked, cacheable: issuedAt > clientRevokedAt };
   }
 
   #cacheUntil(answer: ActiveToken | null): number {
@@ -206,7 +235,7 @@ export class IntrospectionClient implements AsyncDisposable {
     return answer.expiresAt === undefined ? until : Math.min(until, answer.expiresAt * 1000);
   }
 
-  async #ask(token: string, requestId: string | undefined): Promise<ActiveToken | null> {
+  async #ask(token: string, requestId: string | undefined): Promise<Answer> {
     const headers: Record<string, string> = {
       authorization: this.#authorization,
       'content-type': 'application/x-www-form-urlencoded',
@@ -252,7 +281,11 @@ export class IntrospectionClient implements AsyncDisposable {
     } catch (error) {
       throw this.#unreachable(error);
     }
-    return readIntrospectionAnswer(body);
+    const answer = readIntrospectionAnswer(body);
+    return {
+      answer,
+      reason: answer === null ? inactiveReason(response.headers.get(TOKEN_INACTIVE_HEADER)) : 'unknown',
+    };
   }
 
   #unreachable(error: unknown): AppError {
@@ -277,6 +310,17 @@ function isConnectionLost(error: unknown): boolean {
   return (
     (error as Error | undefined)?.name === 'TypeError' && code !== undefined && CONNECTION_LOST.has(code)
   );
+}
+
+function verdict({ answer, reason }: Answer): TokenCheck {
+  return answer === null ? { active: null, reason } : { active: answer };
+}
+
+/** The auth service's reason for an inactive answer; anything else (or none) is `unknown`. */
+function inactiveReason(header: string | null): InactiveReason {
+  return (INACTIVE_REASONS as readonly (string | null)[]).includes(header)
+    ? (header as InactiveReason)
+    : 'unknown';
 }
 
 function formEncode(value: string): string {

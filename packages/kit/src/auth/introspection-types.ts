@@ -2,6 +2,7 @@
  * RFC 7662 introspection: the wire answer (snake_case, as the auth service sends it) kept apart
  * from what callers see (camelCase, parsed once).
  */
+import type { InactiveReason } from '@pag/contracts';
 import type { Bus } from '../bus/types.ts';
 import type { Logger } from '../log/logger.ts';
 
@@ -22,6 +23,9 @@ export interface ActiveToken {
   /** Every other claim of the answer (e.g. `plan`), untouched. */
   extra: Readonly<Record<string, unknown>>;
 }
+
+/** The active token, or why it is not active (expired, revoked, or unknown: nothing more is told). */
+export type TokenCheck = { active: ActiveToken } | { active: null; reason: InactiveReason };
 
 export interface IntrospectionClientOptions {
   /** Base URL of the auth service; the endpoint is `${authUrl}/oauth/introspect`. */

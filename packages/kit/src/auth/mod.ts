@@ -7,7 +7,12 @@ export {
 } from './gateway-proof.ts';
 export { IntrospectionClient } from './introspection-client.ts';
 export { readIntrospectionAnswer } from './introspection-response.ts';
-export type { ActiveToken, IntrospectionClientOptions, IntrospectOptions } from './introspection-types.ts';
+export type {
+  ActiveToken,
+  IntrospectionClientOptions,
+  IntrospectOptions,
+  TokenCheck,
+} from './introspection-types.ts';
 export { legacyHeaderValue, readLegacyHeader } from './legacy-tokens.ts';
 export { tokenSha256 } from './token-hash.ts';
 export type { TokenShape } from './token-tags.ts';

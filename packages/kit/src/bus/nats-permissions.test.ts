@@ -8,7 +8,18 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { NatsUser } from '@pag/contracts';
-import { AuditStream, BrainSubjects, MessageHeaders, NATS_USERS, QueueGroups } from '@pag/contracts';
+import {
+  AuditStream,
+  BrainSubjects,
+  MessageHeaders,
+  NATS_USERS,
+  PresenceSubjects,
+  presenceSubject,
+  QueueGroups,
+} from '@pag/contracts';
+import { PresenceAnnouncer } from '../discovery/presence-announcer.ts';
+import { ServiceDirectory } from '../discovery/service-directory.ts';
+import { eventually } from '../testing/eventually.ts';
 import type { NatsServer } from '../testing/nats-server.ts';
 import { startNatsServer } from '../testing/nats-server.ts';
 import { Collector } from './bus-test-helpers.ts';
@@ -132,6 +143,35 @@ describe('nats-server.conf', () => {
       break;
     }
     await expect(cancelled.atLeast(1)).resolves.toEqual([true]);
+  });
+
+  test("every service announces its presence to the gateway's directory, and none in another's name", async () => {
+    const gateway = await signIn('gateway');
+    const directory = await ServiceDirectory.start({ bus: gateway });
+    const announcers: PresenceAnnouncer[] = [];
+    try {
+      for (const user of NATS_USERS)
+        announcers.push(await PresenceAnnouncer.start({ bus: await signIn(user), service: user }));
+      await eventually(() => expect([...directory.snapshot().running]).toEqual([...NATS_USERS]), {
+        what: 'every service heard',
+      });
+
+      // The brain may not say the auth service stopped: nats-server drops the publish. Its own
+      // word after it arrives in order, so once that is heard, the forgery would have been too.
+      const heard = new Collector<string>();
+      await gateway.subscribe(PresenceSubjects.announcedAll, (message) => heard.push(message.subject));
+      const brain = await signIn('brain');
+      const auth = announcers[NATS_USERS.indexOf('auth')] as PresenceAnnouncer;
+      const forged = { service: 'auth', instanceId: auth.instanceId, state: 'down', intervalMs: 5_000 };
+      await brain.publish(presenceSubject('auth'), forged).catch(() => {});
+      await brain.publish(presenceSubject('brain'), { ...forged, service: 'brain', instanceId: 'marker' });
+      await heard.atLeast(1);
+      expect(heard.items).toEqual([presenceSubject('brain')]);
+      expect(directory.isRunning('auth')).toBe(true);
+    } finally {
+      for (const announcer of announcers) await announcer.close();
+      await directory.close();
+    }
   });
 
   test('either the audit service or the gateway declares the audit stream; the gateway publishes, the audit service reads it', async () => {

@@ -4,9 +4,13 @@
  * in logs and is refused on every route). The token is checked by RFC 7662 introspection at the
  * auth service; while that service is not running, or answers late, the answer is 503/504, never
  * a guess. The token must be active, issued for this API (`${publicUrl}/api/v1`, RFC 8707) and
- * act for an owner account the server accepts; every refusal is one 401 INVALID_TOKEN whose
- * challenge names the protected-resource metadata (RFC 9728), so an OAuth client can find the
- * authorization server from the 401 alone.
+ * act for an owner account the server accepts. Every refusal is a 401 whose challenge names the
+ * protected-resource metadata (RFC 9728), so an OAuth client can find the authorization server
+ * from the 401 alone, with `error_description`; its code says what is wrong, which the caller may
+ * know since it holds the token (docs/adr/0062): MALFORMED_TOKEN (not "Bearer <token>", or a text
+ * with our prefix but not our shape), TOKEN_EXPIRED, TOKEN_REVOKED, else INVALID_TOKEN (unknown,
+ * another audience, no owner account: nothing about similar tokens is told). The hint names the
+ * remedy for the token's kind (the contracts' token-remedies.ts).
  *
  * Optionally, rejected tokens are budgeted per client address
  * (docs/adr/0026-auth-failure-budget-per-address.md): a malformed Authorization header and every
@@ -15,24 +19,29 @@
  * before any introspection, whatever token it sends. A missing token does not count (it costs
  * nothing and is how OAuth clients discover the authorization server).
  */
-import type { RouteDefinition, RouteParams } from '@pag/contracts';
+import type { ErrorCode, IssuedTokenKind, RouteDefinition, RouteParams } from '@pag/contracts';
 import {
   API_PREFIX,
   AppError,
+  expiredTokenHint,
+  isMalformedToken,
   protectedResourceIds,
   protectedResourceMetadataUrl,
   protectedResourceOfPath,
   requiredScope,
+  revokedTokenHint,
+  tokenKindOf,
+  unknownTokenHint,
 } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ActiveToken } from '../auth/introspection-types.ts';
+import type { ActiveToken, TokenCheck } from '../auth/introspection-types.ts';
 import type { BearerIdentity, ResourceState } from './state.ts';
 import { resourceState } from './state.ts';
 
 /** How a server learns who a token acts for. */
 export interface BearerIntrospector<I extends BearerIdentity> {
-  /** RFC 7662 (kit's IntrospectionClient): null for an unknown, expired or revoked token; rejects with 503/504. */
-  introspect(token: string, options: { requestId: string }): Promise<ActiveToken | null>;
+  /** RFC 7662 (kit's IntrospectionClient.check): the active token or why it is not; rejects with 503/504. */
+  check(token: string, options: { requestId: string }): Promise<TokenCheck>;
   /**
    * The identity kept for an active token of this API acting for `accountId`; null when the server
    * does not accept that account (refused like a token acting for none). May throw an AppError.
@@ -65,6 +74,8 @@ export interface ChallengeOptions {
   path?: string | undefined;
   /** The scopes the request needs (RFC 6750 `scope`), space-separated. */
   scope?: string | null | undefined;
+  /** Human-readable words on the error (RFC 6750 `error_description`). */
+  description?: string | undefined;
 }
 
 /** The WWW-Authenticate challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
@@ -73,6 +84,9 @@ export function bearerChallenge(publicUrl: string, options: ChallengeOptions = {
   const resource = protectedResourceOfPath(options.path ?? API_PREFIX);
   const parts = [`resource_metadata="${protectedResourceMetadataUrl(publicUrl, resource)}"`];
   if (options.error !== undefined) parts.push(`error="${options.error}"`);
+  // RFC 6750 §3: a quoted string of printable ASCII without '"' and '\'.
+  if (options.description)
+    parts.push(`error_description="${options.description.replace(/[^\x20-\x7e]|["\\]/g, "'")}"`);
   if (options.scope) parts.push(`scope="${options.scope}"`);
   return `Bearer ${parts.join(', ')}`;
 }
@@ -86,14 +100,39 @@ export function challengeScope(route: RouteDefinition | undefined, params: Route
   return route.challengeScopes?.join(' ') ?? requiredScope(route, params, method);
 }
 
-type Challenge = (error?: string) => string;
+type Challenge = (error?: string, description?: string) => string;
+
+/** A refusal's code, message and, for a token of a known kind, the hint that fits it. */
+interface Refusal {
+  code: Extract<ErrorCode, 'INVALID_TOKEN' | 'MALFORMED_TOKEN' | 'TOKEN_EXPIRED' | 'TOKEN_REVOKED'>;
+  message: string;
+  hint?: string | undefined;
+  /** RFC 6750: invalid_request for a request that is not "Bearer <token>", else invalid_token. */
+  error?: 'invalid_request' | 'invalid_token';
+}
+
+/** Why an inactive token was refused, with the remedy for its kind. */
+function inactiveRefusal(
+  reason: 'expired' | 'revoked' | 'unknown',
+  kind: IssuedTokenKind | undefined,
+): Refusal {
+  if (reason === 'expired')
+    return { code: 'TOKEN_EXPIRED', message: 'The token has expired.', hint: expiredTokenHint(kind) };
+  if (reason === 'revoked')
+    return { code: 'TOKEN_REVOKED', message: 'The token was revoked.', hint: revokedTokenHint(kind) };
+  const message = kind === 'refresh' ? 'A refresh token is not accepted here.' : 'The token is not known.';
+  return { code: 'INVALID_TOKEN', message, hint: unknownTokenHint(kind) };
+}
 
 export function authenticate<I extends BearerIdentity>(options: AuthenticateOptions<I>): RequestHandler {
   const { publicUrl, introspector, failures } = options;
   // The gateway's three resource identifiers are one server: a token for any of them is accepted.
   const audiences = new Set(protectedResourceIds(publicUrl));
-  const refuse = (challenge: Challenge, message: string, error = 'invalid_token') =>
-    new AppError('INVALID_TOKEN', message, { headers: { 'www-authenticate': challenge(error) } });
+  const refuse = (challenge: Challenge, refusal: Refusal) =>
+    new AppError(refusal.code, refusal.message, {
+      headers: { 'www-authenticate': challenge(refusal.error ?? 'invalid_token', refusal.message) },
+      ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
+    });
   /** Answers a rejected token: 401 within the address's budget, 429 past it. */
   const fail = (res: Response, next: NextFunction, rejection: AppError) => {
     if (failures === undefined) return next(rejection);
@@ -115,18 +154,21 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
   /** The identity of an active token, or the refusal to answer with. */
   const accept = (
     reader: BearerIntrospector<I>,
-    active: ActiveToken | null,
+    checked: TokenCheck,
     challenge: Challenge,
+    token: string,
   ): I | AppError => {
-    if (active === null) return refuse(challenge, 'The token is unknown, expired or revoked.');
+    const { active } = checked;
+    if (active === null) return refuse(challenge, inactiveRefusal(checked.reason, tokenKindOf(token)));
     if (!active.audience.some((audience) => audiences.has(audience))) {
-      return refuse(
-        challenge,
-        `The token was issued for another audience; this server accepts ${[...audiences].join(', ')}.`,
-      );
+      const message = `The token was issued for another audience; this server accepts ${[...audiences].join(', ')}.`;
+      return refuse(challenge, { code: 'INVALID_TOKEN', message });
     }
     const identity = active.accountId === undefined ? null : reader.identify(active, active.accountId);
-    return identity ?? refuse(challenge, 'The token acts for no owner account.');
+    return (
+      identity ??
+      refuse(challenge, { code: 'INVALID_TOKEN', message: 'The token acts for no owner account.' })
+    );
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -146,9 +188,10 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
       return;
     }
     // Names the request's resource (API, MCP endpoint or base URL) and the scope its route needs.
-    const challenge: Challenge = (error) =>
+    const challenge: Challenge = (error, description) =>
       bearerChallenge(publicUrl, {
         error,
+        description,
         path: req.path,
         scope: challengeScope(state.route, state.params ?? {}, req.method),
       });
@@ -162,12 +205,13 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
       return;
     }
     const token = BEARER.exec(header)?.[1];
-    if (token === undefined) {
-      fail(
-        res,
-        next,
-        refuse(challenge, 'The Authorization header must read "Bearer <token>".', 'invalid_request'),
-      );
+    if (token === undefined || isMalformedToken(token)) {
+      const message =
+        token === undefined
+          ? 'The Authorization header must read "Bearer <token>".'
+          : 'The token is not in the form the gateway issues (pag_<kind>_ and 65 characters).';
+      const error = token === undefined ? 'invalid_request' : 'invalid_token';
+      fail(res, next, refuse(challenge, { code: 'MALFORMED_TOKEN', message, error }));
       return;
     }
     if (introspector === undefined) {
@@ -178,10 +222,10 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
       );
       return;
     }
-    introspector.introspect(token, { requestId: state.requestId }).then((active) => {
+    introspector.check(token, { requestId: state.requestId }).then((checked) => {
       let identity: I | AppError;
       try {
-        identity = accept(introspector, active, challenge);
+        identity = accept(introspector, checked, challenge, token);
       } catch (error) {
         next(error);
         return;

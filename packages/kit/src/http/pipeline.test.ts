@@ -49,11 +49,19 @@ const tokens = new Map<string, ActiveToken>([
   ['refused-account', active({ accountId: 'refused' })],
   ['bad-claims', active({ accountId: 'bad-claims' })],
 ]);
+/** Inactive tokens the fake introspection knows the reason of (as the auth service tells it). */
+const inactive = new Map<string, 'expired' | 'revoked'>([
+  ['expired', 'expired'],
+  ['revoked', 'revoked'],
+]);
 let introspections = 0;
 const introspector: BearerIntrospector<BearerIdentity> = {
-  async introspect(token) {
+  async check(token) {
     introspections += 1;
-    return tokens.get(token) ?? null;
+    const found = tokens.get(token);
+    return found === undefined
+      ? { active: null, reason: inactive.get(token) ?? 'unknown' }
+      : { active: found };
   },
   identify(token, accountId) {
     if (accountId === 'refused') return null;
@@ -194,7 +202,7 @@ describe('bearer authentication', () => {
   });
 
   test.each([
-    ['an unknown token', 'unknown', 'The token is unknown, expired or revoked.'],
+    ['an unknown token', 'unknown', 'The token is not known.'],
     [
       'a token of another audience',
       'other-audience',
@@ -210,10 +218,41 @@ describe('bearer authentication', () => {
     const answer = await call('plain', '/api/v1/brain/knowledge-base', { token });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toBe(
-      `Bearer ${METADATA}, error="invalid_token", scope="knowledge"`,
+      `Bearer ${METADATA}, error="invalid_token", error_description="${message}", scope="knowledge"`,
     );
     expect(await errorOf(answer)).toMatchObject({ code: 'INVALID_TOKEN', message });
   });
+
+  test.each([
+    ['an expired token', 'expired', 'TOKEN_EXPIRED', 'The token has expired.'],
+    ['a revoked token', 'revoked', 'TOKEN_REVOKED', 'The token was revoked.'],
+  ])('%s: 401 with its own code, still the invalid_token challenge', async (_case, token, code, message) => {
+    const answer = await call('plain', '/api/v1/brain/knowledge-base', { token });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer ${METADATA}, error="invalid_token", error_description="${message}", scope="knowledge"`,
+    );
+    expect(await errorOf(answer)).toMatchObject({ code, message });
+  });
+
+  test.each([
+    ['not "Bearer <token>"', 'Basic abc'],
+    ['two tokens', 'Bearer one two'],
+    ['a token of our prefix cut short', 'Bearer pag_at_abc'],
+    ['a token of our prefix with a kind we do not issue', `Bearer pag_zz_${'a'.repeat(65)}`],
+  ])(
+    'a malformed Authorization header (%s): 401 MALFORMED_TOKEN, never "unknown, expired or revoked"',
+    async (_case, authorization) => {
+      const before = introspections;
+      const answer = await call('plain', '/api/v1/brain/knowledge-base', { headers: { authorization } });
+      expect(answer.status).toBe(401);
+      const error = await errorOf(answer);
+      expect(error).toMatchObject({ code: 'MALFORMED_TOKEN' });
+      expect(error.hint).toContain('Authorization: Bearer <token>');
+      expect(error.hint).not.toMatch(/expired|revoked/);
+      expect(introspections).toBe(before);
+    },
+  );
 
   test('a malformed Authorization header is invalid_request; a token in the query is refused', async () => {
     const malformed = await call('plain', '/api/v1/brain/knowledge-base', {
@@ -221,7 +260,7 @@ describe('bearer authentication', () => {
     });
     expect(malformed.status).toBe(401);
     expect(malformed.headers.get('www-authenticate')).toBe(
-      `Bearer ${METADATA}, error="invalid_request", scope="knowledge"`,
+      `Bearer ${METADATA}, error="invalid_request", error_description="The Authorization header must read 'Bearer <token>'.", scope="knowledge"`,
     );
     const inQuery = await call('plain', '/api/v1/?access_token=good');
     expect(inQuery.status).toBe(400);

@@ -3,13 +3,15 @@
  * shape. A service adds its own fields by extending it (the gateway's usage windows, the proxy's
  * connector), and reads both through one cast.
  */
-import type { RouteDefinition } from '@pag/contracts';
+import type { RouteDefinition, TokenKind } from '@pag/contracts';
 import type { Response } from 'express';
 
 /** What every resource server knows of an accepted token (the authenticate step sets it). */
 export interface BearerIdentity {
   readonly accountId: string;
   readonly scopes: readonly string[];
+  /** How the token came to be, when the server reads it (refusals' hints name the remedy for it). */
+  readonly tokenKind?: TokenKind;
 }
 
 export interface ResourceState<I extends BearerIdentity = BearerIdentity> {

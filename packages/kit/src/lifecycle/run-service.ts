@@ -12,6 +12,7 @@ import { createBus } from '../bus/create-bus.ts';
 import type { ServiceProcessConfig } from '../config/fragments.ts';
 import { createLogger } from '../log/logger.ts';
 import { startOps } from '../ops/start-ops.ts';
+import { announcePresence } from './announce-presence.ts';
 import type { RunningService, ServiceDefinition } from './define-service.ts';
 import { readyLine } from './define-service.ts';
 import { runMain } from './run-main.ts';
@@ -45,6 +46,8 @@ export function runService<S extends z.ZodRawShape, C extends ServiceProcessConf
     });
     const service = await definition.start({ config, bus, logger, metrics: ops.metrics });
     shutdown.add(name, () => service.close());
+    // Runs before the service's close: the directory drops this instance before it stops answering.
+    shutdown.add('presence', await announcePresence(name, { bus, logger }));
     // Ready means serving: only now, once start() has subscribed and listened (before, the ops
     // listener called the process ready while its service still started, and a rolling restart
     // stopped the next replica too early).

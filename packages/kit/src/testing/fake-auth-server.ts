@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TOKEN_INACTIVE_HEADER } from '@pag/contracts';
 import { closeServer } from '../lifecycle/http-server.ts';
 
 /** The introspection client a resource server under test signs in as (INTROSPECTION_CLIENT_ID/SECRET). */
@@ -40,6 +41,8 @@ export class FakeAuthServer implements AsyncDisposable {
   });
   /** The introspection answer per token; a token not here is inactive. */
   readonly tokens = new Map<string, Record<string, unknown>>();
+  /** Why an inactive token is, as the auth service names it (TOKEN_INACTIVE_HEADER); absent: unknown. */
+  readonly inactive = new Map<string, 'expired' | 'revoked'>();
   /** What arrived on any path but introspection, in order. */
   readonly arrivals: FakeAuthArrival[] = [];
   introspections = 0;
@@ -108,7 +111,11 @@ export class FakeAuthServer implements AsyncDisposable {
     }
     this.introspections += 1;
     const token = new URLSearchParams(body).get('token') ?? '';
-    res.writeHead(200, { 'content-type': 'application/json' });
+    const reason = this.tokens.has(token) ? undefined : this.inactive.get(token);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(reason === undefined ? {} : { [TOKEN_INACTIVE_HEADER]: reason }),
+    });
     res.end(JSON.stringify(this.tokens.get(token) ?? { active: false }));
   }
 

@@ -5,6 +5,7 @@
  * whatever oidc-provider found: the agent's state is the last word.
  */
 import type { AgentIntrospectionClaims } from '@pag/contracts';
+import { TOKEN_INACTIVE_HEADER } from '@pag/contracts';
 import type { Middleware } from 'koa';
 import type { AgentClaimRows } from '../store/agent-claim-rows.ts';
 import { agentStanding } from './agent-rules.ts';
@@ -18,11 +19,14 @@ export function agentClaimsMiddleware(rows: AgentClaimRows): Middleware {
     const accountId = String(body.account_id ?? body.sub ?? '');
     const clientId = String(body.client_id ?? '');
     const row = await rows.lookup(accountId, clientId);
-    if (
-      row === undefined ||
-      agentStanding({ status: row.status ?? 'active', expiresAt: row.expires_at }) !== 'active'
-    ) {
+    const standing =
+      row === undefined
+        ? 'gone'
+        : agentStanding({ status: row.status ?? 'active', expiresAt: row.expires_at });
+    if (row === undefined || standing !== 'active') {
       ctx.body = { active: false };
+      // The agent's revocation or expiry is the token's (provider/introspection.ts).
+      if (standing === 'revoked' || standing === 'expired') ctx.set(TOKEN_INACTIVE_HEADER, standing);
       return;
     }
     const claims: AgentIntrospectionClaims = {

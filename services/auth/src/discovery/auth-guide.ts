@@ -54,6 +54,21 @@ need no authentication (a handshake can hand you a token directly: section 6). A
 the protected-resource metadata (${base}/.well-known/oauth-protected-resource/api/v1) and, where the
 endpoint needs one, the \`scope\` to ask for.
 
+The 401's code says what is wrong with the token, and its hint the remedy for your kind of token:
+
+| code | meaning | what to do |
+|---|---|---|
+| \`MALFORMED_TOKEN\` | the header is not \`Authorization: Bearer <token>\`, or the token is cut or mangled | send the token exactly as issued |
+| \`TOKEN_EXPIRED\` | the token has expired | OAuth: refresh it (section 2); device: sign a new assertion (section 4); handshake or dashboard token: a new handshake (section 6) or ask the owner |
+| \`TOKEN_REVOKED\` | the owner revoked it | do not retry with it; ask the owner |
+| \`INVALID_TOKEN\` | not known here (or issued for another audience, or for no owner) | check the token; get a new one as above |
+
+A 403 \`INSUFFICIENT_SCOPE\` names the scope; its hint says how your kind of token gets it, and when a
+handshake cannot (it may request only the scopes listed in section 6), that the owner must issue a
+token with it. An endpoint whose service is not running answers 503 \`SERVICE_UNAVAILABLE\` with
+\`Retry-After\`; ${api}/tokens/me/capabilities and the context list such endpoints with
+\`"available": false\` and the reason.
+
 **MCP clients.** The MCP endpoint is ${base}/mcp (Streamable HTTP; the base URL ${base}/ answers MCP
 too). Its 401 names ${base}/.well-known/oauth-protected-resource/mcp (the base URL's:
 ${base}/.well-known/oauth-protected-resource) and the scopes \`knowledge chat\`; a token may be asked

@@ -8,10 +8,14 @@
  * up (docs/adr/0025), so resource servers refuse those without asking once it has passed.
  *
  * The answer for an active access token carries `account_id` (our extra claim, the owner account)
- * besides RFC 7662's members; `sub` is the same account id.
+ * besides RFC 7662's members; `sub` is the same account id. An inactive answer stays RFC 7662's
+ * `{"active": false}` and names why in TOKEN_INACTIVE_HEADER, `expired` or `revoked`, when that is
+ * known (store/inactive-tokens.ts; docs/adr/0062): the resource server tells its caller, who holds
+ * the token, which remedy fits.
  */
 
-import { TOKEN_LEGACY_HEADER } from '@pag/contracts';
+import type { InactiveReason } from '@pag/contracts';
+import { TOKEN_INACTIVE_HEADER, TOKEN_LEGACY_HEADER } from '@pag/contracts';
 import { legacyHeaderValue } from '@pag/kit';
 import type { Middleware } from 'koa';
 import type { Client, ClientMetadata, Configuration } from 'oidc-provider';
@@ -75,5 +79,23 @@ export function introspectionGate(
       error: 'invalid_client',
       error_description: 'only resource servers may introspect tokens (client_secret_basic)',
     };
+  };
+}
+
+/**
+ * Installed with provider.use: an inactive introspection answer names why (TOKEN_INACTIVE_HEADER)
+ * unless a later step already did (agents/agent-claims.ts: the agent's own revocation or expiry).
+ */
+export function inactiveReasonMiddleware(reasonOf: (token: string) => Promise<InactiveReason>): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const oidc = (ctx as { oidc?: { route?: string; params?: { token?: unknown } } }).oidc;
+    const body = ctx.body as { active?: unknown } | undefined;
+    if (oidc?.route !== 'introspection' || body?.active !== false || ctx.response.get(TOKEN_INACTIVE_HEADER))
+      return;
+    const token = oidc.params?.token;
+    if (typeof token !== 'string') return;
+    const reason = await reasonOf(token);
+    if (reason !== 'unknown') ctx.set(TOKEN_INACTIVE_HEADER, reason);
   };
 }

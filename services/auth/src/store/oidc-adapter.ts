@@ -17,7 +17,8 @@
  *   treats a reuse it sees (lib/helpers/grant_source.js, actions/grants/refresh_token.js): the
  *   grant is revoked and the request fails with invalid_grant;
  * - every deletion of access tokens is reported (onAccessTokensRevoked), so introspection caches
- *   evict them at once, whichever path revoked them (revocation endpoint, reuse, grant revocation).
+ *   evict them at once, whichever path revoked them (revocation endpoint, reuse, grant revocation),
+ *   and leaves a tombstone, so introspection can say the token was revoked (inactive-tokens.ts).
  */
 import type { TokenTags } from '@pag/kit';
 import { tokenSha256 } from '@pag/kit';
@@ -26,6 +27,7 @@ import { errors } from 'oidc-provider';
 import type { RevokedAccess } from '../events/auth-events.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { Prisma } from '../generated/prisma/client.ts';
+import { REVOKED_ACCESS_TOKEN } from './inactive-tokens.ts';
 import { decodePayload, encodePayload } from './payload-codec.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { RecentTokens } from './recent-tokens.ts';
@@ -53,6 +55,19 @@ const GRANT_BOUND = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode']
 const PRESENTED = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
 /** Models presented as bearer tokens to resource servers. */
 const ACCESS_TOKENS = new Set(['AccessToken', 'ClientCredentials']);
+
+/**
+ * The revoked access tokens among the rows a statement's `gone` deleted, kept as tombstones
+ * (model REVOKED_ACCESS_TOKEN, the same keyed id, no payload) until their token would have expired
+ * plus the purge's grace (purge-job.ts): introspection then tells a revoked token from an unknown
+ * one (store/inactive-tokens.ts). Never read as a token: no model oidc-provider asks for has it.
+ */
+const tombstones = Prisma.sql`kept AS (
+  INSERT INTO "auth"."oidc_payloads" (model, id, payload, expires_at, legacy)
+  SELECT ${REVOKED_ACCESS_TOKEN}, id, '{}'::jsonb, expires_at, false FROM gone
+   WHERE model IN ('AccessToken', 'ClientCredentials')
+  ON CONFLICT (model, id) DO NOTHING
+)`;
 
 interface Owner {
   account_id: string | null;
@@ -242,16 +257,22 @@ class PrismaOidcAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     this.#forget(id);
     const rows = await this.#db.$queryRaw<Owner[]>`
-      DELETE FROM "auth"."oidc_payloads" WHERE model = ${this.#model} AND id = ${this.#key(id)}
-      RETURNING account_id, client_id`;
+      WITH gone AS (
+        DELETE FROM "auth"."oidc_payloads" WHERE model = ${this.#model} AND id = ${this.#key(id)}
+        RETURNING model, id, expires_at, account_id, client_id
+      ), ${tombstones}
+      SELECT account_id, client_id FROM gone`;
     if (ACCESS_TOKENS.has(this.#model)) await this.#report(rows, tokenSha256(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
     this.#recent.forgetGrant(grantId);
     const rows = await this.#db.$queryRaw<Owner[]>`
-      DELETE FROM "auth"."oidc_payloads" WHERE model = ${this.#model} AND grant_id = ${grantId}
-      RETURNING account_id, client_id`;
+      WITH gone AS (
+        DELETE FROM "auth"."oidc_payloads" WHERE model = ${this.#model} AND grant_id = ${grantId}
+        RETURNING model, id, expires_at, account_id, client_id
+      ), ${tombstones}
+      SELECT account_id, client_id FROM gone`;
     if (ACCESS_TOKENS.has(this.#model)) await this.#report(rows, null);
   }
 
@@ -262,8 +283,11 @@ class PrismaOidcAdapter implements Adapter {
     await this.#db.$executeRaw`
       DELETE FROM "auth"."oidc_payloads" WHERE model = 'Grant' AND id = ${this.#key(grantId)}`;
     const rows = await this.#db.$queryRaw<(Owner & { model: string })[]>`
-      DELETE FROM "auth"."oidc_payloads" WHERE grant_id = ${grantId}
-      RETURNING model, account_id, client_id`;
+      WITH gone AS (
+        DELETE FROM "auth"."oidc_payloads" WHERE grant_id = ${grantId}
+        RETURNING model, id, expires_at, account_id, client_id
+      ), ${tombstones}
+      SELECT model, account_id, client_id FROM gone`;
     await this.#report(
       rows.filter((row) => ACCESS_TOKENS.has(row.model)),
       null,

@@ -10,13 +10,17 @@ import {
   RouteTable,
   ScopeCatalogue,
 } from '@pag/contracts';
+import { availabilityOf } from './availability.ts';
 import { GATEWAY_NAME, URL_WARNING } from './public-documents.ts';
 
-export function llmsTxt(baseUrl: string): string {
+/** The guide; an endpoint whose service is not among the `running` ones says so, with the reason. */
+export function llmsTxt(baseUrl: string, running: ReadonlySet<string>): string {
   const endpoints = RouteTable.filter((route) => route.listed).map((route) => {
     const scope = documentedScope(route);
     const access = route.auth === 'none' ? 'no token' : scope ? `token with ${scope}` : 'token';
-    return `- ${route.method} ${baseUrl}${route.path} (${access}): ${route.summary}`;
+    const availability = availabilityOf(route, running);
+    const down = availability.available ? '' : ` NOT AVAILABLE NOW: ${availability.reason}`;
+    return `- ${route.method} ${baseUrl}${route.path} (${access}): ${route.summary}${down}`;
   });
   const scopes = Object.entries(ScopeCatalogue).map(
     ([scope, entry]) => `- \`${scope}\`: ${entry.description}`,
@@ -57,9 +61,15 @@ ${URL_WARNING(baseUrl)}
 
 ## Errors
 
-Every error is JSON: \`{"error": {"code", "message", "hint", "requestId"}}\`. 401: use the handshake flow.
-403: your token lacks the scope named in the message. 404 ROUTE_NOT_FOUND: check the path against the list below.
-429: wait for Retry-After. 503/504: the service behind the endpoint is not available; retry later.
+Every error is JSON: \`{"error": {"code", "message", "hint", "requestId"}}\`; the hint names the remedy for your
+kind of token. 401 MALFORMED_TOKEN: send \`Authorization: Bearer <token>\` with the token exactly as issued.
+401 TOKEN_EXPIRED: an OAuth token is refreshed at ${baseUrl}/oauth/token, a device token replaced by signing a new
+assertion, a handshake or dashboard token by a new handshake or the owner. 401 TOKEN_REVOKED: do not retry; ask the
+owner. 401 INVALID_TOKEN: the token is not known here; without a usable token, use the handshake flow.
+403: your token lacks the scope named in the message (the hint says whether a handshake can bring it). 404 ROUTE_NOT_FOUND: check the path against the list below.
+429: wait for Retry-After. 503 SERVICE_UNAVAILABLE: the service behind the endpoint is not running (this list and
+your context's \`endpoints\` mark such endpoints \`available: false\` with the reason); retry after its Retry-After,
+or use other endpoints meanwhile. 504: the service did not answer in time.
 
 ## Endpoints
 

@@ -1,7 +1,8 @@
 /**
  * The public documents an agent reads before it has a token: the discovery index, the
- * quick-start guide and the public capabilities. Built once from the route table and PUBLIC_URL
- * (never from the Host header), so they cannot drift from what the gateway routes.
+ * quick-start guide and the public capabilities. Built from the route table and PUBLIC_URL (never
+ * from the Host header), so they cannot drift from what the gateway routes, and, where they list
+ * endpoints, from the services running now (domain/availability.ts).
  */
 
 import type { DiscoveryIndex, PublicCapabilities, QuickStart } from '@pag/contracts';
@@ -9,11 +10,13 @@ import {
   AGENT_CONDUCT_RULE,
   API_PREFIX,
   CREDENTIAL_TYPES,
+  discoveryEndpoints,
   IDENTITY_TYPES,
   REGISTRATION_METHODS,
   RouteTable,
   ScopeCatalogue,
 } from '@pag/contracts';
+import { availabilityOf } from './availability.ts';
 
 export const GATEWAY_NAME = 'Personal API Gateway';
 
@@ -54,11 +57,9 @@ const LIMIT_KINDS = [
   },
 ];
 
-export function discoveryIndex(version: string): DiscoveryIndex {
-  const endpoints: Record<string, string> = {};
-  for (const route of RouteTable) {
-    if (route.listed) endpoints[route.id] = `${route.method} ${route.path}`;
-  }
+/** The index, each endpoint with whether its service is among the `running` ones now. */
+export function discoveryIndex(version: string, running: ReadonlySet<string>): DiscoveryIndex {
+  const endpoints = discoveryEndpoints((route) => availabilityOf(route, running));
   return {
     name: GATEWAY_NAME,
     version,
@@ -136,14 +137,17 @@ export function quickStart(baseUrl: string): QuickStart {
       {
         title: 'Respect the limits',
         detail:
-          'A 429 answer carries Retry-After: wait that long. A 401 means your token no longer works: use the handshake flow.',
+          'A 429 or 503 answer carries Retry-After: wait that long. A 401 says why your token no longer works ' +
+          '(MALFORMED_TOKEN, TOKEN_EXPIRED, TOKEN_REVOKED, INVALID_TOKEN) and its hint names the remedy for your kind of token. ' +
+          'Your capabilities and context mark endpoints whose service is not running with available: false and the reason.',
       },
     ],
     fullDocs: '/openapi.json',
   };
 }
 
-export function publicCapabilities(version: string): PublicCapabilities {
+/** The public capabilities, each feature with whether its service is among the `running` ones now. */
+export function publicCapabilities(version: string, running: ReadonlySet<string>): PublicCapabilities {
   return {
     name: GATEWAY_NAME,
     version,
@@ -152,6 +156,7 @@ export function publicCapabilities(version: string): PublicCapabilities {
         id: route.id,
         summary: route.summary,
         endpoint: `${route.method} ${route.path}`,
+        ...availabilityOf(route, running),
       }),
     ),
     scopes: Object.entries(ScopeCatalogue).map(([scope, entry]) => ({

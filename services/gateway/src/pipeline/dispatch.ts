@@ -5,17 +5,20 @@
  * of any responder is a 503 naming the service. A stream route asked with `Accept:
  * text/event-stream` answers server-sent events instead (event-stream.ts).
  * Routes of services reached over HTTP (the proxy) are streamed to it by their forwarder; without
- * one (no PROXY_URL) they answer 503 naming the service: never a made-up result. The caller's
+ * one (no PROXY_URL) they answer 503 naming the service: never a made-up result. A 503 for a
+ * service the live directory does not list as running says "not running" and carries a Retry-After
+ * of NOT_RUNNING_RETRY_AFTER_SECONDS (docs/adr/0062); one merely restarting keeps the catalogue's 1 s. The caller's
  * identity and the request id travel in headers (identity-headers.ts). Of the client's own
  * headers, a service receives only those its route names (forwardHeaders, in the message's
  * `headers`); a polled route's success answer carries Retry-After (pollIntervalSeconds).
  */
 
 import type { AnyEndpoint, DispatchRequest, RouteDefinition } from '@pag/contracts';
-import { AppError, endpointOf } from '@pag/contracts';
+import { AppError, endpointOf, PRESENCE_INTERVAL_MS, PRESENCE_MISSED_BEATS } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import { BusNoRespondersError, BusTimeoutError, relayEndpoint } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { notRunning as notRunningReason } from '../domain/availability.ts';
 import { streamEvents, wantsEventStream } from './event-stream.ts';
 import { identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
@@ -24,6 +27,8 @@ export type LocalHandler = (req: Request, res: Response) => void | Promise<void>
 
 export interface DispatchOptions {
   bus: Bus;
+  /** The services running now (live discovery): a 503 for one that is not says so, with a longer Retry-After. */
+  directory?: { isRunning(service: string): boolean };
   /** DISPATCH_TIMEOUT_MS: for a route without a timeoutMs of its own. */
   timeoutMs: number;
   /** Where a streamed answer's failure after its first event is logged (nobody else sees it). */
@@ -43,7 +48,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
       if (handler !== undefined) return await handler(req, res);
       if (route.subject === null) {
         const forward = options.forward?.get(route.service);
-        if (forward === undefined) throw notRunning(route.service);
+        if (forward === undefined) throw notRunning(route.service, NOT_RUNNING_RETRY_AFTER_SECONDS);
         return forward(req, res, next);
       }
       const message: DispatchRequest = {
@@ -59,7 +64,8 @@ export function dispatch(options: DispatchOptions): RequestHandler {
         // The answer depends on Accept: caches must keep the JSON and the event stream apart.
         res.vary('Accept');
         if (wantsEventStream(req)) {
-          const failure = (error: unknown) => serviceFailure(error, route, endpoint.subject, timeoutMs);
+          const failure = (error: unknown) =>
+            serviceFailure(error, route, endpoint.subject, timeoutMs, options.directory);
           const { bus, logger } = options;
           return await streamEvents(req, res, {
             bus,
@@ -72,7 +78,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
           });
         }
       }
-      const reply = await requestService(options.bus, route, endpoint, message, headers, timeoutMs);
+      const reply = await requestService(options, route, endpoint, message, headers, timeoutMs);
       if (route.pollIntervalSeconds !== null) res.set('Retry-After', String(route.pollIntervalSeconds));
       res.status(route.successStatus).json(reply);
     } catch (error) {
@@ -83,7 +89,7 @@ export function dispatch(options: DispatchOptions): RequestHandler {
 
 /** The reply is the route's response body; a service's failure arrives as an AppError. */
 async function requestService(
-  bus: Bus,
+  options: DispatchOptions,
   route: RouteDefinition,
   endpoint: AnyEndpoint,
   message: DispatchRequest,
@@ -92,18 +98,27 @@ async function requestService(
 ): Promise<unknown> {
   try {
     // Relayed unread: the answering service owns the shape of the route's body.
-    return await relayEndpoint(bus, endpoint, message, { timeoutMs, headers });
+    return await relayEndpoint(options.bus, endpoint, message, { timeoutMs, headers });
   } catch (error) {
-    throw serviceFailure(error, route, endpoint.subject, timeoutMs);
+    throw serviceFailure(error, route, endpoint.subject, timeoutMs, options.directory);
   }
 }
 
 /** A failure of the bus as the client sees it; the service's own AppErrors pass unchanged. */
-function serviceFailure(error: unknown, route: RouteDefinition, subject: string, timeoutMs: number): unknown {
+function serviceFailure(
+  error: unknown,
+  route: RouteDefinition,
+  subject: string,
+  timeoutMs: number,
+  directory: DispatchOptions['directory'],
+): unknown {
   const { service } = route;
   // Only the bus's own "nothing answers": a service's SERVICE_UNAVAILABLE (e.g. a dependency of
   // its own is down) passes on as the service worded it.
   if (error instanceof BusNoRespondersError && error.subject === subject) {
+    // No instance announced: it is not running (not restarting), and worth a longer wait.
+    if (directory !== undefined && !directory.isRunning(service))
+      return notRunning(service, NOT_RUNNING_RETRY_AFTER_SECONDS, error);
     return notAnswered(service, subject, error);
   }
   if (error instanceof BusTimeoutError && error.subject === subject) {
@@ -133,10 +148,18 @@ function notAnswered(service: string, subject: string, cause: unknown): AppError
   );
 }
 
-function notRunning(service: string, cause?: unknown): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service is not running.`, {
+/**
+ * How long a client should wait before asking a service that is not running again: about the
+ * time a directory takes to notice an instance gone (three announcement intervals), where a
+ * service merely restarting answers Retry-After 1 (the catalogue's).
+ */
+export const NOT_RUNNING_RETRY_AFTER_SECONDS = (PRESENCE_INTERVAL_MS * PRESENCE_MISSED_BEATS) / 1000;
+
+function notRunning(service: string, retryAfterSeconds: number, cause?: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', notRunningReason(service), {
     cause,
     expose: true,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 }
 

@@ -13,7 +13,7 @@ const identities = new WeakMap<ActiveToken, TokenIdentity>();
 
 export function kitIntrospector(client: IntrospectionClient): Introspector {
   return {
-    introspect: (token, options) => client.introspect(token, options),
+    check: (token, options) => client.check(token, options),
     identify(active, accountId) {
       let identity = identities.get(active);
       if (identity === undefined) {

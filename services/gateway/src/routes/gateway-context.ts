@@ -3,7 +3,7 @@
  * gathered in parallel over the bus, each with its own short timeout: persona (with
  * soul_content), the owner's identity and long-term memory from the brain (one request,
  * brain.context.get), connected services from the proxy (proxy.services.list); the endpoints
- * this token may call come from the route table. A part whose service is not running, too slow
+ * this token may call come from the route table, each with whether its service runs now. A part whose service is not running, too slow
  * or failing is null and listed in `unavailable`: the call itself still answers 200.
  *
  * A part is asked for only when the token may call the endpoint that lists the same data
@@ -29,7 +29,7 @@ import {
   routeById,
   scopeGrants,
 } from '@pag/contracts';
-import type { Bus, Logger } from '@pag/kit';
+import type { Bus, DirectorySnapshot, Logger } from '@pag/kit';
 import { BusNoRespondersError, InvalidReplyError, requestEndpoint } from '@pag/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -51,6 +51,8 @@ export const CONTEXT_PART_ROUTES: Readonly<Record<Part, string>> = {
 
 export interface GatewayContextOptions {
   bus: Bus;
+  /** The running services (kit's ServiceDirectory): the endpoint list's availability. */
+  directory: { snapshot(): DirectorySnapshot };
   /** How long each part may take before it is reported unavailable. */
   partTimeoutMs: number;
   logger: Logger;
@@ -72,7 +74,7 @@ export function readableParts(scopes: readonly string[]): Set<Part> {
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: Code; message: string };
 
 export function gatewayContextHandler(options: GatewayContextOptions): LocalHandler {
-  const { bus, partTimeoutMs, logger } = options;
+  const { bus, directory, partTimeoutMs, logger } = options;
   const empty: DispatchRequest = { params: {}, query: {}, body: null };
 
   /** A part's endpoint: it takes the empty DispatchRequest of a GET route and carries the caller. */
@@ -125,7 +127,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       readable.has('services') ? ask(ProxyEndpoints.servicesList, headers) : undefined,
     ]);
     const parts = assemble(readable, brain, proxy);
-    const { endpointsJson } = scopeListing(identity.scopes);
+    const { endpointsJson } = scopeListing(identity.scopes, directory.snapshot());
     res.status(200).type('json').send(contextBody(parts, endpointsJson));
   };
 }

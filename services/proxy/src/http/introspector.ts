@@ -4,20 +4,20 @@
  * like a token acting for no account. The client and agent are kept for the audit event.
  */
 import { AgentIntrospectionClaims } from '@pag/contracts';
-import type { ActiveToken, BearerIntrospector } from '@pag/kit';
+import type { ActiveToken, BearerIntrospector, TokenCheck } from '@pag/kit';
 import { z } from 'zod';
 import type { ProxyIdentity } from './state.ts';
 
 /** RFC 7662 introspection as the proxy needs it (kit's IntrospectionClient fits). */
 export interface TokenIntrospector {
-  introspect(token: string, options?: { requestId?: string }): Promise<ActiveToken | null>;
+  check(token: string, options?: { requestId?: string }): Promise<TokenCheck>;
 }
 
 const AccountId = z.uuid();
 
 export function proxyIntrospector(client: TokenIntrospector): BearerIntrospector<ProxyIdentity> {
   return {
-    introspect: (token, options) => client.introspect(token, options),
+    check: (token, options) => client.check(token, options),
     identify: (active, accountId) =>
       AccountId.safeParse(accountId).success
         ? { accountId, scopes: active.scopes, clientId: active.clientId, agentId: agentIdOf(active) }
