@@ -11,7 +11,7 @@
  * every one of those answers would be lost with the kill. Without the stall the loss is a race of a
  * millisecond or two between an answer and its batch's COMMIT, which a test run rarely loses.
  */
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,9 +25,10 @@ import {
   burst,
   freezeProcessTree,
   killProcessTree,
-  pag,
+  lastLine,
   rowProblems,
   rowsPerRequest,
+  stackDatabaseUrl,
 } from './support/audit-crash.ts';
 
 const REQUESTS = 2_000;
@@ -42,16 +43,10 @@ const STALL_MS = 300;
 
 /** The running stack's own database (its superuser, from DATA_DIR/stack.json), as the audit schema's client. */
 async function stackDatabase(dataDir: string): Promise<PrismaClient> {
-  const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
-    databaseUrl: string;
-  };
-  return createPrismaClient(PrismaClient, { databaseUrl, schema: auditDatabase.schema });
-}
-
-async function lastLine(env: Record<string, string>, ...argv: string[]): Promise<string> {
-  const { code, lines } = await pag(env, ...argv);
-  if (code !== 0) throw new Error(`pag ${argv.slice(0, 2).join(' ')} failed (${code}):\n${lines.join('\n')}`);
-  return lines.at(-1) ?? '';
+  return createPrismaClient(PrismaClient, {
+    databaseUrl: await stackDatabaseUrl(dataDir),
+    schema: auditDatabase.schema,
+  });
 }
 
 test('kill -9 of the whole embedded stack in the middle of 2,000 requests: every answer has its one row', async () => {

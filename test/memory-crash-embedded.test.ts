@@ -10,7 +10,7 @@
  * goes on, so a brain that answered before its commit would answer during the lock and lose
  * those notes with the kill (checked: it lost them).
  */
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +21,13 @@ import { startStackProcess } from '@pag/testkit';
 import { createPrismaClient } from '../packages/kit/src/mod.ts';
 import { brainDatabase } from '../services/brain/src/database.ts';
 import { PrismaClient } from '../services/brain/src/generated/prisma/client.ts';
-import { burst, freezeProcessTree, killProcessTree, pag } from './support/audit-crash.ts';
+import {
+  burst,
+  freezeProcessTree,
+  killProcessTree,
+  lastLine,
+  stackDatabaseUrl,
+} from './support/audit-crash.ts';
 
 const REQUESTS = 1_000;
 const CONCURRENCY = 50;
@@ -30,16 +36,10 @@ const OWNER = { email: 'memory-crash@example.test', password: 'correct horse bat
 const STALL_MS = 300;
 
 async function brainDb(dataDir: string): Promise<PrismaClient> {
-  const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
-    databaseUrl: string;
-  };
-  return createPrismaClient(PrismaClient, { databaseUrl, schema: brainDatabase.schema });
-}
-
-async function lastLine(env: Record<string, string>, ...argv: string[]): Promise<string> {
-  const { code, lines } = await pag(env, ...argv);
-  if (code !== 0) throw new Error(`pag ${argv.slice(0, 2).join(' ')} failed (${code}):\n${lines.join('\n')}`);
-  return lines.at(-1) ?? '';
+  return createPrismaClient(PrismaClient, {
+    databaseUrl: await stackDatabaseUrl(dataDir),
+    schema: brainDatabase.schema,
+  });
 }
 
 test('kill -9 of the whole embedded stack in the middle of 1,000 memory writes: every 201 is stored once', async () => {

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../../packages/kit/src/mod.ts';
 import { runCli } from '../../packages/stack/src/cli/run-cli.ts';
@@ -209,4 +210,19 @@ export async function pag(env: Env, ...argv: string[]): Promise<{ code: number; 
   const push = (text: string) => lines.push(...text.split('\n'));
   const code = await runCli(argv, { LOG_LEVEL: 'warn', ...env }, { out: push, err: push });
   return { code, lines };
+}
+
+/** The last line `pag <argv>` printed (a token, an id); a failure throws with everything it printed. */
+export async function lastLine(env: Env, ...argv: string[]): Promise<string> {
+  const { code, lines } = await pag(env, ...argv);
+  if (code !== 0) throw new Error(`pag ${argv.slice(0, 2).join(' ')} failed (${code}):\n${lines.join('\n')}`);
+  return lines.at(-1) ?? '';
+}
+
+/** The running stack's own database URL (its superuser), from DATA_DIR/stack.json. */
+export async function stackDatabaseUrl(dataDir: string): Promise<string> {
+  const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'stack.json'), 'utf8')) as {
+    databaseUrl: string;
+  };
+  return databaseUrl;
 }
