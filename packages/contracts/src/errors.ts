@@ -112,6 +112,14 @@ export const ErrorCatalogue = {
     status: 504,
     hint: 'The service behind this endpoint did not answer in time; retry later.',
   },
+  CONNECTOR_NOT_CONFIGURED: {
+    status: 409,
+    hint: 'This deployment has no OAuth client for the connector; the operator sets its client id and secret (CONNECTOR_CLIENTS).',
+  },
+  CONNECT_FAILED: {
+    status: 400,
+    hint: 'The connect flow expired, was used already, came from another session or was declined; start it again from /dashboard/services.',
+  },
 } as const satisfies Record<string, { status: number; hint: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;

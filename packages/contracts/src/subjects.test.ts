@@ -11,6 +11,7 @@ import {
   BrainSubjects,
   EventSubjects,
   GatewaySubjects,
+  ProxyOwnerSubjects,
   ProxySubjects,
   SubjectTable,
   TriggerOwnerSubjects,
@@ -25,7 +26,7 @@ const requestSubjects = {
     ...prefixKeys('service', BrainServiceSubjects),
     ...prefixKeys('owner', BrainOwnerSubjects),
   },
-  proxy: ProxySubjects,
+  proxy: { ...ProxySubjects, ...prefixKeys('owner', ProxyOwnerSubjects) },
   trigger: { ...TriggerSubjects, ...prefixKeys('owner', TriggerOwnerSubjects) },
   audit: AuditSubjects,
 };

@@ -18,12 +18,14 @@ import {
   serveEndpoints,
 } from '@pag/kit';
 import { callAudit } from './calls/audit-call.ts';
+import { TokenRefresher } from './calls/token-refresh.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
+import { ConnectStore } from './store/connect-store.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -44,13 +46,21 @@ function internalUrl(host: string, port: number): string {
 
 export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   const { config, bus, logger, metrics } = deps;
-  const connectors = resolveConnectors(config.connectorBaseUrls);
+  const connectors = resolveConnectors(config.connectors);
   const prisma = createPrismaClient(PrismaClient, {
     databaseUrl: config.databaseUrl,
     schema: proxyDatabase.schema,
     logger,
   });
   const store = new VaultStore({ prisma, vaultKey: config.vaultKey, connectors, logger });
+  const connect = new ConnectStore({ prisma, vaultKey: config.vaultKey });
+  const refresher = new TokenRefresher({
+    store: connect,
+    bus,
+    logger,
+    marginMs: config.refreshMarginMs,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
   const server = createServer({
     // Uploads stream through; the gateway bounds the whole request first (REQUEST_TIMEOUT_MS).
     requestTimeout: 60_000,
@@ -79,6 +89,9 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         deps: {
           store,
           connectors,
+          connect,
+          refresher,
+          connectStateTtlMs: config.connectStateTtlMs,
           calls: { audit, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes },
         },
         logger,
@@ -91,6 +104,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       gatewaySecret: config.gatewaySecret,
       introspector: introspection,
       store,
+      refresher,
       connectors,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -114,6 +128,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     // The brain's calls under way finish before their audit events are waited for.
     await closeSubscriptions(subscriptions);
     await audit.close();
+    await refresher.close();
     await introspection?.close();
     await store.close();
     await prisma.$disconnect();

@@ -14,5 +14,5 @@ describeSchemaChecks({
     to: 'expiresAt      DateTime       @map("expires_at")',
     reported: 'proxy.vault_tokens.expires_at: nullable in the database, NOT NULL in the model',
   },
-  migrations: ['20261124000000_proxy_init'],
+  migrations: ['20261124000000_proxy_init', '20261124180000_connect_flow'],
 });

@@ -25,6 +25,7 @@ import {
 import type { Express, Response } from 'express';
 import express from 'express';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
@@ -40,6 +41,7 @@ export interface ProxyAppDeps {
   gatewaySecret: string;
   introspector: TokenIntrospector;
   store: VaultStore;
+  refresher: TokenRefresher;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
@@ -69,6 +71,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
     forwardUpstream({
       connectors: deps.connectors,
       store: deps.store,
+      refresher: deps.refresher,
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,
       logger: deps.logger,

@@ -1,11 +1,13 @@
 /**
  * Step 5: the connector and the caller's credential for it (calls/connection.ts, shared with the
- * brain's proxy.calls.forward): an unknown name is 404, a connector not connected 409. A declared
+ * brain's proxy.calls.forward; an OAuth token about to expire is refreshed there): an unknown
+ * name is 404, a connector not connected (or needing a reconnect) 409. A declared
  * body over BODY_LIMIT_BYTES is refused here, before anything is decrypted or sent.
  */
 import { AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { connectorNamed, credentialOf } from '../calls/connection.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
@@ -13,6 +15,7 @@ import { state } from './state.ts';
 export interface FindConnectionOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
+  refresher: TokenRefresher;
   bodyLimitBytes: number;
 }
 
@@ -28,7 +31,12 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
         `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
       );
     }
-    current.credential = await credentialOf(options.store, current.identity?.accountId ?? '', connector);
+    current.credential = await credentialOf(
+      options,
+      current.identity?.accountId ?? '',
+      connector,
+      current.requestId,
+    );
   };
   return (req: Request, res: Response, next: NextFunction) => {
     lookUp(req, res).then(() => next(), next);

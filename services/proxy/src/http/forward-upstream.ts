@@ -26,15 +26,18 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import { CallRecord, credentialHeader, upstreamError, upstreamTarget } from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
+import { isOAuthConnector } from '../oauth/provider-client.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
+  refresher: TokenRefresher;
   /** How long a connected service may take to start its answer; then 504. */
   timeoutMs: number;
   bodyLimitBytes: number;
@@ -47,6 +50,8 @@ interface InFlight {
   response: Response;
   connector: ConnectorDefinition;
   credential: string;
+  tokenId: string;
+  accountId: string;
   failure?: 'timeout' | 'too-large';
   record: CallRecord;
 }
@@ -84,6 +89,8 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
       response: res,
       connector,
       credential: credential.value,
+      tokenId: credential.tokenId,
+      accountId: identity.accountId,
       record: new CallRecord(options.audit, {
         requestId: current.requestId,
         accountId: identity.accountId,
@@ -136,6 +143,18 @@ function connectorProxy(
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
         call.record.answered(proxyRes.statusCode ?? 0);
+        // The provider refused a token that had not expired: the next call refreshes it. This
+        // call's body has streamed away, so it is not repeated; the agent sees the 401 and retries.
+        if (proxyRes.statusCode === 401 && isOAuthConnector(connector)) {
+          options.refresher
+            .rejected(call.accountId, connector, call.tokenId)
+            .catch((error: unknown) =>
+              options.logger.warn(
+                { err: error, service: connector.name },
+                'rejected token not marked for refresh',
+              ),
+            );
+        }
       },
       error: (error, req, res) => {
         const call = inFlight.get(req);
