@@ -25,12 +25,19 @@ export class StandInProvider implements AsyncDisposable {
   #provider!: Provider;
   url = '';
 
-  static async start(redirectUri: string): Promise<StandInProvider> {
+  /** Listening; `redirectUri` (or a later withRedirectUri) registers the gateway's callback. */
+  static async start(redirectUri?: string): Promise<StandInProvider> {
     const standIn = new StandInProvider();
     await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve));
     const { port } = standIn.#server.address() as AddressInfo;
     standIn.url = `http://127.0.0.1:${port}`;
-    standIn.#provider = new Provider(standIn.url, {
+    if (redirectUri !== undefined) standIn.withRedirectUri(redirectUri);
+    return standIn;
+  }
+
+  /** The authorization server, with the gateway's callback as its client's one redirect URI. */
+  withRedirectUri(redirectUri: string): this {
+    this.#provider = new Provider(this.url, {
       clients: [
         {
           client_id: STAND_IN_CLIENT.clientId,
@@ -51,12 +58,19 @@ export class StandInProvider implements AsyncDisposable {
       rotateRefreshToken: true,
       findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
       cookies: { keys: ['stand-in-provider-cookie-key'] },
-      ttl: { AccessToken: 3600, RefreshToken: 86_400, Interaction: 600, Session: 3600, Grant: 86_400, IdToken: 3600 },
+      ttl: {
+        AccessToken: 3600,
+        RefreshToken: 86_400,
+        Interaction: 600,
+        Session: 3600,
+        Grant: 86_400,
+        IdToken: 3600,
+      },
     });
-    standIn.#provider.on('grant.success', (ctx) => {
-      if (ctx.oidc.params?.grant_type === 'refresh_token') standIn.refreshes += 1;
+    this.#provider.on('grant.success', (ctx) => {
+      if (ctx.oidc.params?.grant_type === 'refresh_token') this.refreshes += 1;
     });
-    return standIn;
+    return this;
   }
 
   get connector() {
