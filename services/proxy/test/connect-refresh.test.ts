@@ -187,6 +187,44 @@ describe('refreshing', () => {
     expect(await health()).toBe('healthy');
   }, 30_000);
 
+  test('a 401 to a token that had not expired: refreshed, the call of the brain repeated once', async () => {
+    const before = provider.refreshes;
+    expect((await callApi()).status).toBe(200);
+    const current = provider.acceptedTokens.at(-1) ?? '';
+    await provider.revokeAccessToken(current);
+    // A trigger run's call (buffered): refreshed at once and made again with the new token.
+    const run = await ask(ProxyEndpoints.callForward, {
+      accountId: owner,
+      agentId: 'ag_runner',
+      clientId: 'client-runner',
+      scopes: ['full'],
+      service: 'stand-in',
+      method: 'GET',
+      path: 'items',
+      query: {},
+      body: null,
+    });
+    expect(run.status).toBe(200);
+    expect(provider.refreshes).toBe(before + 1);
+    // Over HTTP the body has streamed: the 401 goes back, and the next call refreshes.
+    await provider.revokeAccessToken(provider.acceptedTokens.at(-1) ?? '');
+    expect((await callApi()).status).toBe(401);
+    // The refused token is marked expired right after the 401 is passed on (not awaited by it).
+    await eventually(
+      async () => {
+        const token = await db.vaultToken.findFirst({ where: { accountId: owner, kind: 'oauth2' } });
+        return (
+          token?.expiresAt !== null &&
+          token?.expiresAt !== undefined &&
+          token.expiresAt.getTime() <= Date.now()
+        );
+      },
+      { what: 'the refused access token marked expired' },
+    );
+    expect((await callApi(replica)).status).toBe(200);
+    expect(provider.refreshes).toBe(before + 2);
+  }, 30_000);
+
   test('20 concurrent calls at an expired token across two replicas: exactly one refresh', async () => {
     const before = provider.refreshes;
     await expireAccessToken();
@@ -198,7 +236,7 @@ describe('refreshing', () => {
     const connection = await db.connection.findUnique({
       where: { accountId_service: { accountId: owner, service: 'stand-in' } },
     });
-    expect(connection?.refreshCount).toBe(2);
+    expect(connection?.refreshCount).toBe(4);
   }, 60_000);
 
   test('a refused refresh: needs_reconnect, an audit event, 409; reconnecting makes it healthy', async () => {

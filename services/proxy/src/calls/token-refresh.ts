@@ -30,6 +30,7 @@ export class TokenRefresher {
   readonly #options: TokenRefresherOptions;
   readonly #audit;
   readonly #inFlight = new Map<string, Promise<RefreshOutcome>>();
+  readonly #writes = new Set<Promise<void>>();
 
   constructor(options: TokenRefresherOptions) {
     this.#options = options;
@@ -57,13 +58,23 @@ export class TokenRefresher {
     return started;
   }
 
-  /** A provider answered 401 to this token: expire it so the next lookup refreshes. */
-  async rejected(accountId: string, connector: OAuthConnector, tokenId: string): Promise<boolean> {
-    return this.#options.store.expireAccessToken(accountId, connector.name, tokenId);
+  /**
+   * A provider answered 401 to this token: expire it so the next lookup refreshes (true when it
+   * was still the current token and a refresh token exists). close() waits for these writes.
+   */
+  rejected(accountId: string, connector: OAuthConnector, tokenId: string): Promise<boolean> {
+    const write = this.#options.store.expireAccessToken(accountId, connector.name, tokenId);
+    const tracked = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#writes.add(tracked);
+    void tracked.finally(() => this.#writes.delete(tracked));
+    return write;
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#inFlight.values()]);
+    await Promise.allSettled([...this.#inFlight.values(), ...this.#writes]);
     await this.#audit.close();
   }
 

@@ -21,6 +21,8 @@ export class StandInProvider implements AsyncDisposable {
   refreshes = 0;
   refuseRefresh = false;
   readonly apiCalls: { path: string; authorized: boolean }[] = [];
+  /** Access tokens the API accepted, newest last. */
+  readonly acceptedTokens: string[] = [];
   readonly #server = createServer((req, res) => this.#route(req, res));
   #provider!: Provider;
   url = '';
@@ -103,6 +105,11 @@ export class StandInProvider implements AsyncDisposable {
     return (await this.#provider.AccessToken.find(token)) !== undefined;
   }
 
+  /** Revokes an access token at the server (as the owner would at the provider): the API answers 401. */
+  async revokeAccessToken(token: string): Promise<void> {
+    await (await this.#provider.AccessToken.find(token))?.destroy();
+  }
+
   /** The owner's browser: from the authorization URL through login and consent to the redirect back. */
   async authorize(authorizationUrl: string, redirectUri: string): Promise<URL> {
     const jar = new Map<string, string>();
@@ -154,6 +161,8 @@ export class StandInProvider implements AsyncDisposable {
       const token = req.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
       const authorized = token !== undefined && (await this.accessTokenValid(token));
       this.apiCalls.push({ path, authorized });
+      if (authorized && token !== undefined && this.acceptedTokens.at(-1) !== token)
+        this.acceptedTokens.push(token);
       res.writeHead(authorized ? 200 : 401, { 'content-type': 'application/json' });
       res.end(JSON.stringify(authorized ? { items: ['one', 'two'] } : { error: 'invalid_token' }));
       return;
