@@ -97,3 +97,20 @@ test('connect on the dashboard, call through the gateway, disconnect', async () 
   expect(removed.headers.get('location')).toContain('done=revoked');
   expect((await api(token, '/api/v1/services/stand-in/items')).status).toBe(409);
 }, 90_000);
+
+test('an API-key connector takes its key in a form; the key never comes back', async () => {
+  const KEY = 'figd_dashboard-form-key-0123456789';
+  const saved = await alice.post('/dashboard/services/api-key', { _csrf: csrf, service: 'figma', key: KEY });
+  expect(saved.status).toBe(303);
+  const page = await alice.open(saved.headers.get('location') ?? '');
+  expect(page.html).toContain('Figma is connected.');
+  expect(page.html).not.toContain(KEY);
+  // An OAuth connector refuses a key, and says how it connects.
+  const refused = await alice.post('/dashboard/services/api-key', {
+    _csrf: csrf,
+    service: 'stand-in',
+    key: KEY,
+  });
+  expect(refused.status).toBe(400);
+  expect(await refused.text()).toContain('connected through OAuth');
+}, 30_000);
