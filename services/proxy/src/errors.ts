@@ -20,6 +20,6 @@ export function notConnected(
         ? `${connector.displayName} refused to renew this account's connection.`
         : `The ${connector.displayName} connection of this account has ${connection === 'expired' ? 'expired' : 'failed'}.`;
   return new AppError('SERVICE_NOT_CONNECTED', reason, {
-    hint: `The owner must ${connection === 'missing' ? 'connect' : 'reconnect'} ${connector.displayName} (${connector.name}) before agents can call it; GET /api/v1/services lists the connected services.`,
+    hint: `The owner must ${connection === 'missing' ? 'connect' : 'reconnect'} ${connector.displayName} (${connector.name}) before agents can call it (on /dashboard/services); GET /api/v1/services lists the connected services and their health.`,
   });
 }
