@@ -2,11 +2,12 @@
  * Where the stack's time goes under one load: the scenario of `pnpm bench` against the embedded
  * stack alone, with the stack's Node process under V8's CPU profiler.
  *
- *   pnpm exec node bench/profile-stack.ts introspection|refresh|capabilities|context|memory-write
+ *   pnpm exec node bench/profile-stack.ts introspection|refresh|capabilities|context|memory-write|proxy
  *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
  *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
  *   rate the CPU per request compares two versions on a machine busy with other work, where the
- *   throughput does not)
+ *   throughput does not). `proxy`: the proxied call of `pnpm bench` (bench/proxy-load.ts), the
+ *   upstream in a process of its own, not counted)
  *
  * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
  * its PostgreSQL processes, per request; the main thread's involuntary context switches (it was
@@ -17,6 +18,7 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
@@ -26,14 +28,16 @@ import type { LoadOptions } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { OAuthSubject } from './oauth-subject.ts';
+import { connectOwner, PROXIED_PATH, proxiedStackEnv, startUpstream, upstreamBody } from './proxy-load.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
-const SCENARIOS = ['introspection', 'refresh', 'capabilities', 'context', 'memory-write'] as const;
+const SCENARIOS = ['introspection', 'refresh', 'capabilities', 'context', 'memory-write', 'proxy'] as const;
 const scenario = SCENARIOS.find((name) => name === process.argv[2]);
 if (scenario === undefined) throw new Error(`usage: profile-stack.ts ${SCENARIOS.join('|')}`);
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TICKS_PER_SECOND = 100;
+const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
 interface ThreadStat {
   ticks: number;
@@ -82,9 +86,14 @@ function ticksBetween(before: Map<number, number>, after: Map<number, number>): 
 const profileDir = await mkdtemp(join(tmpdir(), 'pag-profile-'));
 // The profile's clock starts with the child process: the load's bounds are kept as offsets from
 // its spawn, narrowed by half a second on each side for the start-up the offsets do not see.
+// The proxied call's upstream runs beside the stack, in a process of its own.
+await using upstream = scenario === 'proxy' ? await startUpstream(BASELINE_SERVER) : undefined;
 const spawnedAt = Date.now();
 const stack = await startStackProcess({
-  env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` },
+  env: {
+    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+    ...(upstream && proxiedStackEnv(upstream.server.url)),
+  },
 });
 let loadStartOffset = 0;
 let loadEndOffset = 0;
@@ -132,6 +141,15 @@ async function loadOf(
     const rows = Number(process.env.PROFILE_MEMORY_ROWS ?? 0);
     if (rows > 0) await subject.fillMemory(rows);
     return (await contextLoad(subject, CONTEXT_MEMORY_MAX)).load();
+  }
+  if (scenario === 'proxy') {
+    const token = await connectOwner(stack);
+    const expected = upstreamBody().toString();
+    return {
+      url: `${stack.url}${PROXIED_PATH}`,
+      headers: { authorization: `Bearer ${token}` },
+      verifyBody: (text) => text === expected,
+    };
   }
   if (scenario === 'capabilities') {
     const [token = ''] = await mintStackTokens(stack, 1);

@@ -3,7 +3,7 @@
  * measured in the same run, written to docs/benchmarks.md.
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 50).
- * BENCH_ONLY=discovery|oauth|capabilities|context|memory-write|memory|audit (comma-separated) runs only those scenarios and
+ * BENCH_ONLY=discovery|oauth|capabilities|context|memory-write|memory|audit|proxy (comma-separated) runs only those scenarios and
  * prints their rows without writing docs/benchmarks.md (which always holds a full run).
  * BENCH_SETTLE_SECONDS (default 5): how long the memory scenario lets a process idle before sampling.
  */
@@ -39,8 +39,10 @@ import type { LoadOptions, Measurement } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import type { MemorySample } from './memory.ts';
 import { aloneKiB, sampleMemory, totalPssKiB } from './memory.ts';
+import { nginxBinary, startNginx } from './nginx.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { BareOAuthSetup, OAuthSubject, TokenPair } from './oauth-subject.ts';
+import { PROXIED_PATH, proxiedAuditRows, proxiedSubject, UPSTREAM_PATH } from './proxy-load.ts';
 import { stackAuditRows } from './stack-audit.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
@@ -401,6 +403,97 @@ async function brainScenarios(): Promise<Scenario[]> {
   return scenarios;
 }
 
+/** Issue 16's targets for the proxied call: × nginx's requests/s, and the p99 it may add over nginx's. */
+const PROXIED_TARGET = { ofNginx: 0.2, addedP99Ms: 10 };
+const PROXIED = `GET ${PROXIED_PATH} through gateway and proxy to a 1 KB upstream`;
+const PROXIED_NGINX = `GET ${UPSTREAM_PATH} through nginx (proxy_pass, keep-alive upstream) to the same upstream`;
+/** The proxied call's audit rows afterwards, and the answers the load counted; or why nginx is missing. */
+let proxiedChecks: { answered: number; requests: number; calls: number; nginxMissing?: string } | undefined;
+
+/**
+ * The same 1 KB upstream called directly, through nginx and through the stack's gateway and proxy
+ * (bench/proxy-load.ts), in one run. Every answer must be the upstream's bytes; afterwards every
+ * proxied answer the load counted must have its request row and its proxy.call row in the audit log.
+ */
+async function proxiedScenarios(): Promise<Scenario[]> {
+  await using subject = await proxiedSubject(BASELINE_SERVER);
+  const expected = subject.body.toString();
+  let answered = 0;
+  const ours = await warmUpAndMeasure(
+    () => ({
+      url: `${subject.stack.url}${PROXIED_PATH}`,
+      headers: { authorization: `Bearer ${subject.token}` },
+      verifyBody: (text) => {
+        if (text !== expected) return false;
+        answered += 1;
+        return true;
+      },
+    }),
+    stackPids(subject.stack.pid),
+  );
+  const direct = await warmUpAndMeasure(
+    () => ({ url: `${subject.upstream.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
+    async () => [subject.upstream.pid],
+  );
+  const rows = await proxiedAuditRows(subject.stack);
+  proxiedChecks = { answered, ...rows };
+  // autocannon ends a run by closing its connections: a request in flight then may have been
+  // recorded without its answer being counted, at most one per connection and run.
+  for (const found of [rows.requests, rows.calls]) {
+    if (found < answered || found - answered > 2 * connections)
+      throw new Error(`${answered} proxied answers, but audit rows: ${JSON.stringify(rows)}`);
+  }
+  const oursRow = {
+    subject: 'gateway and proxy (embedded stack), token of scope services:github:read',
+    result: ours,
+  };
+  const directRow = {
+    subject: 'baseline: the upstream called directly (bare node:http, 1 KB)',
+    result: direct,
+  };
+  const binary = nginxBinary();
+  if ('missing' in binary) {
+    proxiedChecks.nginxMissing = binary.missing;
+    process.stderr.write(`bench: the nginx row is skipped: ${binary.missing}\n`);
+    return [{ name: PROXIED, measured: oursRow, baseline: directRow }];
+  }
+  await using nginx = await startNginx(binary.path, subject.upstream.url);
+  const throughNginx = await warmUpAndMeasure(
+    () => ({ url: `${nginx.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
+    async () => [nginx.pid, ...(await descendantPids(nginx.pid))],
+  );
+  const nginxRow = { subject: 'nginx (Debian package, worker_processes auto)', result: throughNginx };
+  return [
+    { name: PROXIED, measured: oursRow, baseline: nginxRow },
+    { name: PROXIED_NGINX, measured: nginxRow, baseline: directRow },
+  ];
+}
+
+/** Whether the proxied call reaches the issue's targets beside nginx, and its audit rows. */
+function proxiedNotes(scenarios: Scenario[]): string {
+  const proxied = scenarios.find((s) => s.name === PROXIED);
+  if (proxied === undefined || proxiedChecks === undefined) return '';
+  const { result: m } = proxied.measured;
+  const lines: string[] = [];
+  if (proxiedChecks.nginxMissing !== undefined) {
+    lines.push(
+      `nginx row skipped: ${proxiedChecks.nginxMissing}. Proxied call ÷ direct: ${ratio(m.requestsPerSecond, proxied.baseline.result.requestsPerSecond)}.`,
+    );
+  } else {
+    const { result: n } = proxied.baseline;
+    const share = m.requestsPerSecond / n.requestsPerSecond;
+    const added = m.p99Ms - n.p99Ms;
+    const met = share >= PROXIED_TARGET.ofNginx && added <= PROXIED_TARGET.addedP99Ms;
+    lines.push(
+      `Proxied call ÷ nginx: ${share.toFixed(2)} × its requests/s, p99 ${added} ms over nginx's (${m.p99Ms} ms against ${n.p99Ms} ms). Target at least ${PROXIED_TARGET.ofNginx} × and at most ${PROXIED_TARGET.addedP99Ms} ms added: ${met ? 'met' : 'NOT met'}.`,
+    );
+  }
+  lines.push(
+    `Audit rows of the proxied calls (warm-up and measurement): ${proxiedChecks.requests} request rows and ${proxiedChecks.calls} proxy.call rows for ${proxiedChecks.answered} answers counted by the load.`,
+  );
+  return lines.join('\n');
+}
+
 /** Whether the context and the memory write reach the issue's targets, and the context stays flat. */
 function brainNotes(scenarios: Scenario[]): string {
   const find = (name: string) => scenarios.find((s) => s.name === name)?.measured.result;
@@ -568,7 +661,9 @@ function ratios(scenarios: Scenario[]): string {
 }
 
 function target(scenarios: Scenario[]): string {
-  const notes = [capabilitiesNotes(scenarios), brainNotes(scenarios)].filter(Boolean).join('\n\n');
+  const notes = [capabilitiesNotes(scenarios), brainNotes(scenarios), proxiedNotes(scenarios)]
+    .filter(Boolean)
+    .join('\n\n');
   const introspection = scenarios.find((s) => s.name === INTROSPECTION);
   if (introspection === undefined) return notes;
   const measured = introspection.measured.result.requestsPerSecond;
@@ -627,6 +722,7 @@ const scenarios = [
   ...(runs('oauth') ? await oauthScenarios() : []),
   ...(runs('capabilities') ? await capabilitiesScenarios() : []),
   ...(runs('context') || runs('memory-write') ? await brainScenarios() : []),
+  ...(runs('proxy') ? await proxiedScenarios() : []),
 ];
 const memory = runs('memory') ? await memoryScenario() : [];
 const ingest = runs('audit') ? await measureIngest({ durationSeconds }) : undefined;
@@ -713,6 +809,16 @@ a plain INSERT of the same rows (the same unnest statement) into a table with th
 nothing else (the baseline), and into one with the same columns, key and indexes (no trigger, lock,
 dedup or chain), which tells the indexes' share of the cost from the writer's own. Rates are events
 per second of time spent writing.
+
+Proxied call (bench/proxy-load.ts, bench/nginx.ts, docs/adr/0067): one upstream, a bare node:http
+server in its own process answering the same 1,024 bytes of JSON to every request, called three ways
+in the same run: directly; through nginx (Debian's package, installed by the bench when missing,
+started with its own config: \`proxy_pass\` to an upstream block with \`keepalive 64\`, HTTP/1.1, no
+access log, \`worker_processes auto\`); and through the embedded stack's gateway and proxy, where the
+upstream is the owner's GitHub (\`CONNECTOR_BASE_URLS\`, the key stored by \`pag connection add\`)
+called with a dashboard token of scope \`services:github:read\`. Every answer must be the upstream's
+bytes; afterwards the audit log must hold the gateway's request row and the proxy's \`proxy.call\`
+row for each answer the load counted. Profile: \`pnpm exec node bench/profile-stack.ts proxy\`.
 
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}

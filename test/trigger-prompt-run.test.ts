@@ -20,7 +20,7 @@ import { callTools, FakeLlm, streamReply } from '../services/brain/test/support/
 import type { TestBrain } from '../services/brain/test/support/start-test-brain.ts';
 import { startTestBrain } from '../services/brain/test/support/start-test-brain.ts';
 import type { ProxyStore, RunningProxy } from '../services/proxy/src/mod.ts';
-import { openProxyStore, proxyService } from '../services/proxy/src/mod.ts';
+import { openProxyStore, proxyService, VaultKeyRing } from '../services/proxy/src/mod.ts';
 import { FakeUpstream } from '../services/proxy/test/support/fake-upstream.ts';
 
 const SECRET = 'ghp_triggerRunOwnerSecret';
@@ -73,7 +73,7 @@ beforeAll(async () => {
     logger: createLogger({ service: 'proxy', level: 'silent' }),
     metrics: createMetrics({ defaultMetrics: false }),
   });
-  operator = openProxyStore({ databaseUrl, vaultKey });
+  operator = openProxyStore({ databaseUrl, keyRing: VaultKeyRing.single(vaultKey) });
   await operator.storeApiKeyConnection({ accountId: owner, service: 'github', label: 'main', value: SECRET });
 }, 90_000);
 

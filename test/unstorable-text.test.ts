@@ -213,7 +213,7 @@ describe("the issue's reproductions", () => {
 
 describe('every route of the route table', () => {
   const withBodies = RouteTable.filter((route) => route.requestBody !== null);
-  const withParams = RouteTable.filter((route) => route.path.includes('/:'));
+  const withParams = RouteTable.filter((route) => route.pattern.includes('/:'));
 
   test.each(withBodies.map((route) => [route.id, route] as const))(
     '%s: every string of its body, bad in each way',
@@ -242,10 +242,10 @@ describe('every route of the route table', () => {
   test.each(withParams.map((route) => [route.id, route] as const))(
     '%s: each path parameter, bad in each way',
     async (_id, route: RouteDefinition) => {
-      for (const name of route.path.match(/:\w+/g) ?? []) {
+      for (const name of route.pattern.match(/:\w+/g) ?? []) {
         for (const kind of BAD_KINDS) {
           const where = `${route.method} ${route.path} ${name} ${kind}`;
-          const path = route.path
+          const path = route.pattern
             .replace(name, BAD[kind].encoded)
             .replace(/:\w+/g, 'x')
             .replace('*path', BAD[kind].encoded);

@@ -16,6 +16,8 @@ import type { PrismaClient } from '../../services/audit/src/generated/prisma/cli
 export interface Answer {
   requestId: string;
   status: number;
+  /** The answer's body (JSON), when the burst was asked to keep it. */
+  body?: string;
   /** The gateway's own 503: the event could not be recorded, so the request was not answered. */
   unrecorded: boolean;
 }
@@ -25,6 +27,8 @@ export interface BurstOptions {
   total: number;
   concurrency: number;
   headers?: Record<string, string>;
+  /** POSTs this JSON body as the n-th request (from 0) instead of a GET, and keeps each answer's body. */
+  post?: (n: number) => unknown;
   /** Called with the count of answers so far, after each one; a burst waits for none of it. */
   onAnswer?: (answered: number) => void;
 }
@@ -37,17 +41,26 @@ export interface BurstResult {
 
 const UNRECORDED = 'The request could not be recorded in the audit log.';
 
-/** `total` GETs, `concurrency` at a time; a request whose connection fails is counted, not retried. */
+/** `total` GETs (or POSTs), `concurrency` at a time; a request whose connection fails is counted, not retried. */
 export async function burst(options: BurstOptions): Promise<BurstResult> {
   const answers: Answer[] = [];
   let failed = 0;
   let next = 0;
   const worker = async () => {
     while (next < options.total) {
+      const n = next;
       next += 1;
+      const init: RequestInit =
+        options.post === undefined
+          ? { headers: options.headers }
+          : {
+              method: 'POST',
+              headers: { ...options.headers, 'content-type': 'application/json' },
+              body: JSON.stringify(options.post(n)),
+            };
       let response: Response;
       try {
-        response = await fetch(options.url, { headers: options.headers });
+        response = await fetch(options.url, init);
       } catch {
         failed += 1;
         continue;
@@ -63,6 +76,7 @@ export async function burst(options: BurstOptions): Promise<BurstResult> {
         requestId,
         status: response.status,
         unrecorded: response.status === 503 && body.includes(UNRECORDED),
+        ...(options.post === undefined ? {} : { body }),
       });
       options.onAnswer?.(answers.length);
     }

@@ -4,7 +4,7 @@
  * made from the OpenAPI document (built from the route table) by its examples.
  */
 import type { RouteDefinition } from '@pag/contracts';
-import { buildOpenApiDocument, compilePath } from '@pag/contracts';
+import { buildOpenApiDocument } from '@pag/contracts';
 
 /**
  * As a decoded string (JSON bodies) and percent-encoded (forms, queries, paths). A URL cannot
@@ -57,7 +57,7 @@ const openApi = buildOpenApiDocument({ serverUrl: 'http://localhost', version: '
 };
 
 export function bodySchemaOf(route: RouteDefinition): JsonSchema {
-  const operation = openApi.paths[compilePath(route.path).openApiPath]?.[route.method.toLowerCase()];
+  const operation = openApi.paths[route.path]?.[route.method.toLowerCase()];
   const schema = operation?.requestBody?.content['application/json']?.schema;
   if (schema === undefined) throw new Error(`no request body for ${route.id} in the OpenAPI document`);
   return schema;

@@ -120,6 +120,14 @@ export const ErrorCatalogue = {
     status: 400,
     hint: 'The connect flow expired, was used already, came from another session or was declined; start it again from /dashboard/services.',
   },
+  UPSTREAM_RATE_LIMITED: {
+    status: 429,
+    hint: "The connected service's own rate limit, not this gateway's: wait for the time given in Retry-After.",
+  },
+  UPSTREAM_RESPONSE_TOO_LARGE: {
+    status: 502,
+    hint: "The connected service's answer exceeds the proxy's limit (stated in the message); ask for less, e.g. a smaller page.",
+  },
 } as const satisfies Record<string, { status: number; hint: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;

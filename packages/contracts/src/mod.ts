@@ -64,6 +64,7 @@ export {
   requiredScope,
   resourceOf,
 } from './routes/match-route.ts';
+export { OAUTH_ROUTES, SERVER_METADATA_PATHS } from './routes/oauth-routes.ts';
 export type { ProtectedResourceName } from './routes/protected-resources.ts';
 export {
   MCP_PATH,

@@ -127,6 +127,7 @@ export type {
   EmbeddedPostgresOptions,
   EnumShape,
   ForeignKeyShape,
+  GroupCommitOptions,
   MigrationErrorCode,
   NotificationListener,
   PrismaClientOptions,
@@ -142,6 +143,7 @@ export {
   compareShapes,
   createPrismaClient,
   findSchemaDrift,
+  GroupCommit,
   listenForNotifications,
   MigrationError,
   migrationChecksum,
@@ -195,6 +197,10 @@ export { Shutdown } from './lifecycle/shutdown.ts';
 export type { Logger, LoggerOptions } from './log/logger.ts';
 export { createLogger, requestLogger } from './log/logger.ts';
 export { freePort } from './net/free-port.ts';
+export type { AddressClass } from './net/public-address.ts';
+export { classifyAddress, isAllowedAddress } from './net/public-address.ts';
+export type { PublicFetchOptions, PublicFetchResult } from './net/public-fetch.ts';
+export { fetchPublic, PublicFetchError } from './net/public-fetch.ts';
 export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
 export { Health } from './ops/health.ts';
 export type { Metrics } from './ops/metrics.ts';

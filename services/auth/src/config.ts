@@ -10,6 +10,7 @@ import type { Env, EnvValues } from '@pag/kit';
 import {
   databaseEnv,
   defineConfig,
+  envBoolean,
   envGatewaySecret,
   envOrigin,
   envPort,
@@ -88,6 +89,7 @@ const authEnv = {
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600),
   TOKEN_READ_CACHE_MS: z.coerce.number().int().min(0).max(5_000).default(1_000),
+  CIMD_ALLOW_LOOPBACK: envBoolean(false),
 };
 
 /** Embedded (the stack passes PUBLIC_URL itself when it knows it): the service may default it. */
@@ -136,6 +138,12 @@ function authFrom(env: EnvValues<typeof embeddedAuthEnv>) {
      * answers about tokens revoked in the last few seconds, which must outlast this.
      */
     tokenReadCacheMs: env.TOKEN_READ_CACHE_MS,
+    /**
+     * Whether a client metadata document (a client id that is a URL) may be fetched over http from
+     * a loopback address: for tests that serve the document themselves; never in production
+     * (provider/client-documents.ts).
+     */
+    cimdAllowLoopback: env.CIMD_ALLOW_LOOPBACK,
   };
 }
 

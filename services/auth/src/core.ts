@@ -13,6 +13,7 @@ import { agentClaimsMiddleware } from './agents/agent-claims.ts';
 import type { AuthConfig } from './config.ts';
 import { registerDeviceGrant } from './devices/device-grant.ts';
 import type { AuthEvents, RevokedAccess } from './events/auth-events.ts';
+import { ClientDocuments, withClientDocuments } from './provider/client-documents.ts';
 import { createProvider } from './provider/create-provider.ts';
 import { providerConfiguration } from './provider/provider-config.ts';
 import { withRegistrationPolicy } from './provider/registration-policy.ts';
@@ -129,7 +130,11 @@ async function compose(db: AuthDatabase, options: AuthCoreOptions): Promise<Auth
     config,
     apiResource,
     // Dynamic registration goes through the registration policy; the agents' own clients do not.
-    adapter: withRegistrationPolicy(adapter),
+    // A client id that is a URL is its metadata document's (provider/client-documents.ts).
+    adapter: withClientDocuments(
+      withRegistrationPolicy(adapter),
+      new ClientDocuments({ allowLoopback: config.cimdAllowLoopback }),
+    ),
     jwks,
     findAccount: accountLookup(db),
   });

@@ -76,7 +76,7 @@ describe('authorization request', () => {
 
   test.each([
     ['a redirect URI not registered', { redirect_uri: 'http://127.0.0.1:9/other' }],
-    ['a redirect URI differing in the port', { redirect_uri: 'http://127.0.0.1:10/callback' }],
+    // A loopback URI differing in the port only is allowed (RFC 8252; native-redirects.test.ts).
     ['an unknown client', { client_id: 'nobody' }],
   ])('%s gets an error page and no redirect', async (_name, overrides) => {
     const response = await authorize(overrides);
@@ -167,5 +167,39 @@ describe('code redemption', () => {
       client_id: clientId,
     });
     expect(refreshed.status).toBe(400);
+  });
+});
+
+describe('default scopes', () => {
+  /** The scope of the token a request with `scope` ends in, through the owner's consent. */
+  async function grantedScope(scope: string | undefined): Promise<string[]> {
+    const { verifier, challenge } = pkce();
+    const callback = await authorizeInBrowser(
+      t.url,
+      authorizationUrl(t.url, params({ scope, code_challenge: challenge })),
+    );
+    const response = await tokenRequest(t.url, {
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code') as string,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(response.status).toBe(200);
+    return String(((await response.json()) as { scope?: string }).scope ?? '')
+      .split(' ')
+      .sort();
+  }
+
+  test.each([
+    ['no scope', undefined, ['chat', 'knowledge']],
+    // The access token's scope is its resource's: the OpenID scopes are granted beside it.
+    ['only OpenID scopes', 'openid offline_access', ['chat', 'knowledge']],
+  ])('a request naming no API scope (%s) gets knowledge and chat', async (_name, scope, expected) => {
+    expect(await grantedScope(scope)).toEqual(expected);
+  });
+
+  test('a request naming an API scope gets what it named, nothing more', async () => {
+    expect(await grantedScope('read')).toEqual(['read']);
   });
 });

@@ -9,6 +9,7 @@ import {
   ANONYMOUS_CREDENTIAL_TYPES,
   CREDENTIAL_TYPES,
   IDENTITY_TYPES,
+  MCP_CHALLENGE_SCOPES,
   OAuthServerMetadata,
   REGISTRATION_METHODS,
 } from '@pag/contracts';
@@ -98,10 +99,10 @@ describe.each(['/.well-known/oauth-authorization-server', '/.well-known/openid-c
 );
 
 describe.each([
-  ['/.well-known/oauth-protected-resource', `${PUBLIC_URL}/`, 'knowledge'],
-  ['/.well-known/oauth-protected-resource/mcp', `${PUBLIC_URL}/mcp`, 'knowledge'],
-  ['/.well-known/oauth-protected-resource/api/v1', `${PUBLIC_URL}/api/v1`, 'full'],
-])('%s', (path, resource, first) => {
+  ['/.well-known/oauth-protected-resource', `${PUBLIC_URL}/`, 'mcp'],
+  ['/.well-known/oauth-protected-resource/mcp', `${PUBLIC_URL}/mcp`, 'mcp'],
+  ['/.well-known/oauth-protected-resource/api/v1', `${PUBLIC_URL}/api/v1`, 'api'],
+])('%s', (path, resource, listing) => {
   test('is RFC 9728 metadata of its identifier of the gateway, naming this server', async () => {
     const response = await get(path);
     expect(response.status).toBe(200);
@@ -112,10 +113,15 @@ describe.each([
       authorization_servers: [PUBLIC_URL],
       bearer_methods_supported: ['header'],
     });
-    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['full', 'read', 'chat', 'knowledge']));
-    // The MCP endpoint's and the base URL's suggest the MCP scopes first (an MCP client asks for
-    // scopes_supported when a challenge names none).
-    expect(metadata.scopes_supported[0]).toBe(first);
+    if (listing === 'api') {
+      expect(metadata.scopes_supported).toEqual(
+        expect.arrayContaining(['full', 'read', 'chat', 'knowledge']),
+      );
+    } else {
+      // An MCP client given the base URL or /mcp asks for scopes_supported as a whole when no
+      // challenge named a scope: only the MCP scopes, never `full`.
+      expect(metadata.scopes_supported).toEqual([...MCP_CHALLENGE_SCOPES]);
+    }
   });
 });
 

@@ -184,6 +184,31 @@ describe('brain.context.get', () => {
     ]);
   });
 
+  test('an unchanged memory is not read again; any change to it is read in the next context', async () => {
+    const accountId = t.auth.addAccount('kept.memory@example.com');
+    const write = (content: string) =>
+      t.ask<MemoryEntry>(BrainSubjects.memoryCreate, { accountId }, { body: { content } });
+    const first = await write('kept one');
+    expect((await context(accountId)).memory.map((entry) => entry.content)).toEqual(['kept one']);
+    // Changed behind the triggers' back (they keep the memory's version): the brain does not read
+    // the entries again, so the change does not show. Nothing but such a bypass changes a memory
+    // without moving its version.
+    await t.db.$transaction([
+      t.db.$executeRaw`SET LOCAL session_replication_role = replica`,
+      t.db.$executeRaw`UPDATE brain.memory_entries SET content = 'unseen' WHERE id = ${first.id}`,
+    ]);
+    expect((await context(accountId)).memory.map((entry) => entry.content)).toEqual(['kept one']);
+    // Every real change moves it: a write through the brain, an UPDATE, a DELETE by SQL.
+    await write('kept two');
+    expect((await context(accountId)).memory.map((entry) => entry.content)).toEqual(['kept two', 'unseen']);
+    await t.db.$executeRaw`UPDATE brain.memory_entries SET content = 'seen' WHERE id = ${first.id}`;
+    expect((await context(accountId)).memory.map((entry) => entry.content)).toEqual(['kept two', 'seen']);
+    await t.db.$executeRaw`DELETE FROM brain.memory_entries WHERE id = ${first.id}`;
+    const after = await context(accountId);
+    expect(after.memory.map((entry) => entry.content)).toEqual(['kept two']);
+    expect(after.memoryCount).toBe(1);
+  });
+
   test("account B never sees account A's persona, identity or memory", async () => {
     const a = t.auth.addAccount('tenant.a@example.com');
     const b = t.auth.addAccount('tenant.b@example.com');

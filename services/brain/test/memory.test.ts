@@ -41,6 +41,49 @@ describe('brain.memory.create', () => {
     expect(memory.map((entry) => entry.id)).toEqual(written.reverse());
   });
 
+  test('notes written at the same time share a commit, and each caller gets its own entry', async () => {
+    const accountId = t.auth.addAccount('together@example.com');
+    const contents = Array.from({ length: 40 }, (_, i) => `together ${i}`);
+    const entries = await Promise.all(contents.map((content) => write(accountId, { content }, 'ag_many')));
+    expect(entries.map((entry) => entry.content)).toEqual(contents);
+    expect(new Set(entries.map((entry) => entry.id)).size).toBe(contents.length);
+    // xmin: the transaction that stored the row. One commit per note gave 40.
+    const rows = await t.db.$queryRaw<{ id: string; content: string; tx: string; created_at: Date }[]>`
+      SELECT id, content, xmin::text AS tx, created_at FROM brain.memory_entries WHERE account_id = ${accountId}::uuid`;
+    expect(rows).toHaveLength(contents.length);
+    expect(new Set(rows.map((row) => row.tx)).size).toBeLessThan(contents.length / 2);
+    const stored = new Map(rows.map((row) => [row.id, row]));
+    for (const entry of entries) {
+      expect(stored.get(entry.id)?.content).toBe(entry.content);
+      expect(stored.get(entry.id)?.created_at.toISOString()).toBe(entry.createdAt);
+    }
+    const { memoryCount } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
+    expect(memoryCount).toBe(contents.length);
+  });
+
+  test('a note the database refuses fails alone; the notes committed beside it are stored', async () => {
+    const accountId = t.auth.addAccount('refused@example.com');
+    // A rule only this test has, so that one note of a shared commit fails on its own.
+    await t.db.$executeRawUnsafe(
+      `ALTER TABLE brain.memory_entries ADD CONSTRAINT test_refused CHECK (content <> 'refused by the database')`,
+    );
+    try {
+      const contents = ['before', 'refused by the database', 'after', 'last'];
+      const outcomes = await Promise.allSettled(contents.map((content) => write(accountId, { content })));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect(outcomes[1]).toMatchObject({ reason: { status: 500 } });
+      const stored = await t.db.memoryEntry.findMany({ where: { accountId }, select: { content: true } });
+      expect(stored.map((row) => row.content).sort()).toEqual(['after', 'before', 'last']);
+    } finally {
+      await t.db.$executeRawUnsafe('ALTER TABLE brain.memory_entries DROP CONSTRAINT test_refused');
+    }
+  });
+
   test('a token without an agent writes a note without a writer', async () => {
     const accountId = t.auth.addAccount('noagent@example.com');
     const entry = await write(accountId, { content: 'x' });

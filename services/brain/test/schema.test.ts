@@ -18,5 +18,6 @@ describeSchemaChecks({
     '20261124000000_brain_init',
     '20261124090000_brain_owner_chat',
     '20261124120000_brain_memory_entry_json',
+    '20261124190000_brain_memory_version',
   ],
 });

@@ -145,7 +145,7 @@ export const gatewayConfig = defineConfig({
     /** Internal URL of the auth service; unset: its paths and bearer routes answer 503. */
     authUrl: env.AUTH_URL?.replace(/\/+$/, ''),
     introspection: introspectionFrom(env),
-    /** Internal URL of the proxy service; unset: /api/v1/services/:service/* answers 503. */
+    /** Internal URL of the proxy service; unset: /api/v1/services/{service}/{path} answers 503. */
     proxyUrl: env.PROXY_URL?.replace(/\/+$/, ''),
     /** How long GET /api/v1/gateway/context waits for each of its parts before calling it unavailable. */
     contextPartTimeoutMs: env.CONTEXT_PART_TIMEOUT_MS,

@@ -3,7 +3,7 @@ import { AGENT_CONDUCT_RULE, DiscoveryIndex, PublicCapabilities, QuickStart } fr
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
-/** The paths of the spec's endpoint table, copied from it literally. */
+/** The paths of the spec's endpoint table, in the one template style every document shows. */
 const SPEC_ENDPOINTS = [
   'GET /api/v1/',
   'GET /api/v1/quick-start',
@@ -15,15 +15,15 @@ const SPEC_ENDPOINTS = [
   'POST /api/v1/brain/chat',
   'GET /api/v1/personas',
   'GET /api/v1/services',
-  'GET /api/v1/services/:service/*path',
+  'GET /api/v1/services/{service}/{path}',
   'GET /api/v1/identity',
   'GET /api/v1/vault/tokens',
   'GET /api/v1/connectors',
   'POST /api/v1/triggers',
   'GET /api/v1/triggers',
-  'POST /api/v1/triggers/:id/run',
+  'POST /api/v1/triggers/{id}/run',
   'POST /api/v1/handshakes',
-  'GET /api/v1/handshakes/:handshakeId/status',
+  'GET /api/v1/handshakes/{handshakeId}/status',
   'POST /api/v1/agentic/asc/register',
   'GET /openapi.json',
   'GET /llms.txt',

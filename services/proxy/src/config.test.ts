@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { ConfigError } from '@pag/kit';
-import { loadProxyConfig, loadVaultKey } from './config.ts';
+import { loadProxyConfig, loadVaultKeyRing } from './config.ts';
+import { legacyKeyId } from './vault/key-ring.ts';
 
 const base = {
   PUBLIC_URL: 'https://gateway.example.com',
@@ -35,19 +36,61 @@ describe('proxy config', () => {
       connectors: expect.objectContaining({ baseUrls: { github: 'http://127.0.0.1:9000/' } }),
       introspection: { clientId: 'proxy', clientSecret: 'a-secret', cacheMs: 5_000 },
     });
-    expect(config.vaultKey).toHaveLength(32);
+    expect(config.keyRing.active).toHaveLength(32);
   });
 
   test('a missing or malformed vault key stops start-up, named', () => {
     const { VAULT_ENCRYPTION_KEY: _key, ...withoutKey } = base;
-    expect(issuesOf(withoutKey)).toEqual([expect.stringMatching(/^VAULT_ENCRYPTION_KEY: /)]);
+    expect(issuesOf(withoutKey)).toEqual([
+      expect.stringMatching(/^VAULT_KEYS: required \(or VAULT_ENCRYPTION_KEY\)/),
+    ]);
     expect(issuesOf({ ...base, VAULT_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toEqual([
       expect.stringContaining('VAULT_ENCRYPTION_KEY: must be the base64 of exactly 32 bytes'),
     ]);
     expect(issuesOf({ ...base, VAULT_ENCRYPTION_KEY: 'not base64 at all!' })).toEqual([
       'VAULT_ENCRYPTION_KEY: must be base64',
     ]);
-    expect(() => loadVaultKey({})).toThrow(ConfigError);
+    expect(() => loadVaultKeyRing({})).toThrow(ConfigError);
+  });
+
+  test('VAULT_ENCRYPTION_KEY alone: a ring of one key under the id derived from it', () => {
+    const key = Buffer.from(base.VAULT_ENCRYPTION_KEY, 'base64');
+    const ring = loadProxyConfig(base).keyRing;
+    expect(ring.ids).toEqual([legacyKeyId(key)]);
+    expect(ring.activeId).toBe(legacyKeyId(key));
+    expect(ring.active.equals(key)).toBe(true);
+  });
+
+  test('VAULT_KEYS: the ring by id, the first active unless VAULT_ACTIVE_KEY_ID names another', () => {
+    const k1 = randomBytes(32);
+    const k2 = randomBytes(32);
+    const VAULT_KEYS = `k2:${k2.toString('base64')}, k1:${k1.toString('base64')}`;
+    const { VAULT_ENCRYPTION_KEY: legacy, ...withoutKey } = base;
+    const ring = loadProxyConfig({ ...withoutKey, VAULT_KEYS }).keyRing;
+    expect(ring.ids).toEqual(['k2', 'k1']);
+    expect(ring.activeId).toBe('k2');
+    expect(ring.key('k1').equals(k1)).toBe(true);
+    expect(loadVaultKeyRing({ VAULT_KEYS, VAULT_ACTIVE_KEY_ID: 'k1' }).activeId).toBe('k1');
+    // The key of before joins the ring under its derived id, so its rows stay readable.
+    const both = loadProxyConfig({ ...base, VAULT_KEYS }).keyRing;
+    expect(both.ids).toEqual(['k2', 'k1', legacyKeyId(Buffer.from(legacy, 'base64'))]);
+    expect(both.activeId).toBe('k2');
+  });
+
+  test('a malformed key ring or an active id outside it is named', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(issuesOf({ ...base, VAULT_KEYS: `k1:${key},k1:${key}` })).toEqual([
+      'VAULT_KEYS: names key k1 twice',
+    ]);
+    expect(issuesOf({ ...base, VAULT_KEYS: `k1:${randomBytes(16).toString('base64')}` })).toEqual([
+      expect.stringContaining('VAULT_KEYS: key k1 must be the base64 of exactly 32 bytes'),
+    ]);
+    expect(issuesOf({ ...base, VAULT_KEYS: key })).toEqual([
+      'VAULT_KEYS: must list id:base64 pairs, ids of letters, digits, _ and -',
+    ]);
+    expect(issuesOf({ ...base, VAULT_KEYS: `k1:${key}`, VAULT_ACTIVE_KEY_ID: 'k9' })).toEqual([
+      expect.stringMatching(/^VAULT_ACTIVE_KEY_ID: names no key of the ring \(k1, key-/),
+    ]);
   });
 
   test('GATEWAY_SECRET is required, at least 32 characters', () => {
@@ -84,6 +127,8 @@ describe('proxy config', () => {
     ]);
   });
 
+  // Which vault key is missing is a check across keys (VAULT_KEYS or VAULT_ENCRYPTION_KEY), as
+  // NATS's: it is reported once every single key parsed.
   test('every bad key is listed at once', () => {
     const issues = issuesOf({
       PUBLIC_URL: 'https://gateway.example.com/api',
@@ -94,7 +139,6 @@ describe('proxy config', () => {
       expect.arrayContaining([
         'PUBLIC_URL',
         'DATABASE_URL',
-        'VAULT_ENCRYPTION_KEY',
         'AUTH_URL',
         'INTROSPECTION_CLIENT_ID',
         'INTROSPECTION_CLIENT_SECRET',

@@ -1,8 +1,9 @@
 /**
  * The proxy service's configuration: the only reader of the environment, parsed once at start-up.
  *
- * What it enforces: VAULT_ENCRYPTION_KEY is the base64 of exactly 32 bytes (the vault cannot open
- * otherwise, so start-up stops); the introspection client is complete (the service introspects
+ * What it enforces: the vault's key ring (vaultKeyRing below) holds at least one key, each the
+ * base64 of exactly 32 bytes under a short unique id, and the active id names one of them (the
+ * vault cannot open otherwise, so start-up stops); the introspection client is complete (the service introspects
  * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
  * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
  */
@@ -26,12 +27,75 @@ import {
 } from '@pag/kit';
 import { z } from 'zod';
 import { CONNECTOR_NAMES } from './connectors/catalogue.ts';
+import { KEY_ID, legacyKeyId, VaultKeyRing } from './vault/key-ring.ts';
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const KEY_LENGTH = 'must be the base64 of exactly 32 bytes (openssl rand -base64 32)';
 
 const VaultKey = z
-  .string({ error: 'required: the base64 of 32 random bytes (openssl rand -base64 32)' })
-  .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value), 'must be base64')
+  .string()
+  .refine((value) => BASE64.test(value), 'must be base64')
   .transform((value) => Buffer.from(value, 'base64'))
-  .refine((key) => key.length === 32, 'must be the base64 of exactly 32 bytes (openssl rand -base64 32)');
+  .refine((key) => key.length === 32, KEY_LENGTH)
+  .optional();
+
+/** `id:base64,id:base64`: the key ring, e.g. `k2:…,k1:…` while k1's rows are rotated to k2. */
+const VaultKeys = z
+  .string()
+  .transform((text, ctx) => {
+    const keys = new Map<string, Buffer>();
+    for (const entry of text.split(',').map((part) => part.trim())) {
+      const [id = '', value = '', extra] = entry.split(':');
+      if (!KEY_ID.test(id) || extra !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must list id:base64 pairs, ids of letters, digits, _ and -',
+        });
+      } else if (keys.has(id)) {
+        ctx.addIssue({ code: 'custom', message: `names key ${id} twice` });
+      } else if (!BASE64.test(value) || Buffer.from(value, 'base64').length !== 32) {
+        ctx.addIssue({ code: 'custom', message: `key ${id} ${KEY_LENGTH}` });
+      } else {
+        keys.set(id, Buffer.from(value, 'base64'));
+      }
+    }
+    return keys;
+  })
+  .optional();
+
+const VAULT_ENV = {
+  VAULT_KEYS: VaultKeys,
+  VAULT_ACTIVE_KEY_ID: z.string().regex(KEY_ID, 'must be a key id of VAULT_KEYS').optional(),
+  VAULT_ENCRYPTION_KEY: VaultKey,
+};
+
+type VaultEnv = { [K in keyof typeof VAULT_ENV]?: z.output<(typeof VAULT_ENV)[K]> };
+
+/**
+ * The ring: VAULT_KEYS' keys, and VAULT_ENCRYPTION_KEY's (the one key of before) under its
+ * derived id; active: VAULT_ACTIVE_KEY_ID, else VAULT_KEYS' first, else VAULT_ENCRYPTION_KEY's.
+ */
+function vaultKeyRing(env: VaultEnv): VaultKeyRing {
+  const keys = new Map(env.VAULT_KEYS ?? []);
+  const legacy = env.VAULT_ENCRYPTION_KEY;
+  if (legacy !== undefined && !keys.has(legacyKeyId(legacy))) keys.set(legacyKeyId(legacy), legacy);
+  const first = keys.keys().next().value ?? '';
+  return new VaultKeyRing(keys, env.VAULT_ACTIVE_KEY_ID ?? first);
+}
+
+function vaultCheck(env: VaultEnv, issue: (key: string, message: string) => void): void {
+  if (env.VAULT_KEYS === undefined && env.VAULT_ENCRYPTION_KEY === undefined) {
+    issue(
+      'VAULT_KEYS',
+      'required (or VAULT_ENCRYPTION_KEY): id:base64 pairs of 32 random bytes (openssl rand -base64 32)',
+    );
+  } else if (env.VAULT_ACTIVE_KEY_ID !== undefined) {
+    const ids = [...(env.VAULT_KEYS?.keys() ?? [])];
+    if (env.VAULT_ENCRYPTION_KEY !== undefined) ids.push(legacyKeyId(env.VAULT_ENCRYPTION_KEY));
+    if (!ids.includes(env.VAULT_ACTIVE_KEY_ID))
+      issue('VAULT_ACTIVE_KEY_ID', `names no key of the ring (${ids.join(', ')})`);
+  }
+}
 
 const HttpUrl = envUrl.refine(
   (value) => ['http:', 'https:'].includes(new URL(value).protocol),
@@ -98,7 +162,7 @@ export const proxyConfig = defineConfig({
     PUBLIC_URL: envOrigin,
     ...databaseEnv,
     GATEWAY_SECRET: envGatewaySecret,
-    VAULT_ENCRYPTION_KEY: VaultKey,
+    ...VAULT_ENV,
     AUTH_URL: envUrl,
     INTROSPECTION_CLIENT_ID: z.string().min(1),
     INTROSPECTION_CLIENT_SECRET: z.string().min(1),
@@ -117,9 +181,16 @@ export const proxyConfig = defineConfig({
     CONNECTOR_ALLOW_LOOPBACK: envBoolean(false),
     TOKEN_REFRESH_MARGIN_MS: envMilliseconds(60_000),
     CONNECT_STATE_TTL_MS: envMilliseconds(10 * 60_000),
+    PROXY_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
   },
   checks: [
     natsCheck,
+    vaultCheck,
     (env, issue) => {
       const parsed = customConnectors(env.CONNECTOR_CUSTOM, env.CONNECTOR_ALLOW_LOOPBACK);
       if (!parsed.success) {
@@ -141,8 +212,8 @@ export const proxyConfig = defineConfig({
     databaseUrl: env.DATABASE_URL,
     /** Requests must carry the gateway's proof under this key (GATEWAY_SECRET; kit's gateway-proof.ts). */
     gatewaySecret: env.GATEWAY_SECRET,
-    /** 32 bytes; encrypts vault token values (AES-256-GCM). */
-    vaultKey: env.VAULT_ENCRYPTION_KEY,
+    /** The key-encryption keys wrapping each vault token's data key, and the active one. */
+    keyRing: vaultKeyRing(env),
     /** Internal URL of the auth service, for RFC 7662 introspection. */
     authUrl: env.AUTH_URL.replace(/\/+$/, ''),
     /**
@@ -169,17 +240,25 @@ export const proxyConfig = defineConfig({
     refreshMarginMs: env.TOKEN_REFRESH_MARGIN_MS,
     /** How long the state of a connect flow stays valid. */
     connectStateTtlMs: env.CONNECT_STATE_TTL_MS,
+    /** Largest answer of a connected service passed back (502 UPSTREAM_RESPONSE_TOO_LARGE past it). */
+    maxResponseBytes: env.PROXY_MAX_RESPONSE_BYTES,
   }),
 });
 
 export type ProxyConfig = ReturnType<typeof proxyConfig.parse>;
 
 /**
- * VAULT_ENCRYPTION_KEY alone, for operator commands that store credentials without running the
- * service (they need the database and this key, nothing else).
+ * The vault's key ring alone (VAULT_KEYS, VAULT_ACTIVE_KEY_ID, VAULT_ENCRYPTION_KEY), for operator
+ * commands that store credentials or rotate keys without running the service (they need the
+ * database and these keys, nothing else).
  */
-export function loadVaultKey(env: Env): Buffer {
-  return parseConfig(z.object({ VAULT_ENCRYPTION_KEY: VaultKey }), env).VAULT_ENCRYPTION_KEY;
+export function loadVaultKeyRing(env: Env): VaultKeyRing {
+  const schema = z
+    .object(VAULT_ENV)
+    .superRefine((values, ctx) =>
+      vaultCheck(values, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message })),
+    );
+  return vaultKeyRing(parseConfig(schema, env));
 }
 
 export function loadProxyConfig(env: Env): ProxyConfig {

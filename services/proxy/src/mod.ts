@@ -1,11 +1,14 @@
 export type { ProxyConfig } from './config.ts';
-export { loadProxyConfig, loadVaultKey, proxyConfig } from './config.ts';
+export { loadProxyConfig, loadVaultKeyRing, proxyConfig } from './config.ts';
 export type { ConnectorDefinition, CredentialPlacement } from './connectors/catalogue.ts';
 export { CONNECTOR_NAMES } from './connectors/catalogue.ts';
 export { proxyDatabase } from './database.ts';
 export { proxyService } from './definition.ts';
 export type { ApiKeyConnectionInput } from './domain/api-key-input.ts';
+export type { RotationReport, VaultKeyStatus } from './operator/rotate-vault-key.ts';
 export type { OpenProxyStoreOptions, ProxyStore, StoredConnection } from './operator/store-api-key.ts';
 export { openProxyStore, storeApiKeyConnection } from './operator/store-api-key.ts';
 export type { ProxyDeps, RunningProxy } from './service.ts';
 export { startProxy } from './service.ts';
+export type { KeyUsage } from './store/vault-store.ts';
+export { legacyKeyId, VaultKeyRing } from './vault/key-ring.ts';

@@ -4,11 +4,12 @@
  * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
  * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
  * close() finishes in-flight calls (HTTP, then the bus's) and their audit events' publishes, then
- * stops the introspection client, waits for last_used_at writes and disconnects the database, in that order.
+ * stops the introspection client and the credential cache's listener, writes the last_used_at times
+ * still batched and waits for them, and disconnects the database, in that order.
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { ServiceDeps, Subscription } from '@pag/kit';
+import type { NotificationListener, ServiceDeps, Subscription } from '@pag/kit';
 import {
   closeServer,
   closeSubscriptions,
@@ -18,6 +19,8 @@ import {
   serveEndpoints,
 } from '@pag/kit';
 import { callAudit } from './calls/audit-call.ts';
+import { CredentialCache } from './calls/credential-cache.ts';
+import { LastUsedBatch } from './calls/last-used.ts';
 import { TokenRefresher } from './calls/token-refresh.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
@@ -26,6 +29,7 @@ import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
 import { ConnectStore } from './store/connect-store.ts';
+import { followCredentialChanges } from './store/credential-changes.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -36,6 +40,11 @@ export interface RunningProxy extends AsyncDisposable {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
+  /**
+   * The credentials this replica holds in memory (calls/credential-cache.ts): tests that change
+   * rows behind its back wait on it until the change has been heard.
+   */
+  readonly credentials: CredentialCache;
   close(): Promise<void>;
 }
 
@@ -52,8 +61,8 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     schema: proxyDatabase.schema,
     logger,
   });
-  const store = new VaultStore({ prisma, vaultKey: config.vaultKey, connectors, logger });
-  const connect = new ConnectStore({ prisma, vaultKey: config.vaultKey });
+  const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors, logger });
+  const connect = new ConnectStore({ prisma, keyRing: config.keyRing });
   const refresher = new TokenRefresher({
     store: connect,
     bus,
@@ -69,10 +78,14 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   });
   server.keepAliveTimeout = 5_000;
   const audit = callAudit(bus, logger);
+  const credentials = new CredentialCache();
+  const lastUsed = new LastUsedBatch(store);
+  let changes: NotificationListener | undefined;
   let introspection: IntrospectionClient | undefined;
   let subscriptions: Subscription[] = [];
   let port: number;
   try {
+    changes = await followCredentialChanges({ databaseUrl: config.databaseUrl, cache: credentials, logger });
     introspection = await IntrospectionClient.create({
       authUrl: config.authUrl,
       clientId: config.introspection.clientId,
@@ -92,7 +105,12 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
           connect,
           refresher,
           connectStateTtlMs: config.connectStateTtlMs,
-          calls: { audit, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes },
+          calls: {
+            audit,
+            timeoutMs: config.upstreamTimeoutMs,
+            bodyLimitBytes: config.bodyLimitBytes,
+            maxResponseBytes: config.maxResponseBytes,
+          },
         },
         logger,
         metrics,
@@ -105,9 +123,12 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       introspector: introspection,
       store,
       refresher,
+      credentials,
+      lastUsed,
       connectors,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       bodyLimitBytes: config.bodyLimitBytes,
+      maxResponseBytes: config.maxResponseBytes,
       logger,
       metrics,
       audit,
@@ -117,6 +138,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   } catch (error) {
     await closeSubscriptions(subscriptions);
     await introspection?.close();
+    await changes?.close();
     await prisma.$disconnect();
     throw error;
   }
@@ -130,8 +152,10 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     await audit.close();
     await refresher.close();
     await introspection?.close();
+    await changes?.close();
+    lastUsed.flush();
     await store.close();
     await prisma.$disconnect();
   };
-  return { url, port, server, close, [Symbol.asyncDispose]: close };
+  return { url, port, server, credentials, close, [Symbol.asyncDispose]: close };
 }

@@ -174,4 +174,12 @@ describe('refusals', () => {
       status: null,
     });
   });
+
+  test("the service's own 429 is UPSTREAM_RATE_LIMITED naming its wait, audited with its status", async () => {
+    const requestId = `req-${randomUUID()}`;
+    const attempt = forward({ path: 'repos/rate-limited', query: { after: '12' } }, requestId);
+    await expect(attempt).rejects.toMatchObject({ code: 'UPSTREAM_RATE_LIMITED' });
+    await expect(attempt).rejects.toThrow(/retry after 12 s/);
+    expect(await eventOf(requestId)).toMatchObject({ decision: 'allowed', status: 429 });
+  });
 });

@@ -7,7 +7,7 @@
  * The dashboard's side (auth's /dashboard/services) is played here by asking the proxy's owner
  * endpoints over the bus as it does; test/connect-dashboard.test.ts drives the pages.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ActionAuditEvent, AnyEndpoint, EndpointInput, EndpointReply } from '@pag/contracts';
 import {
@@ -24,7 +24,9 @@ import { createPrismaClient, requestEndpoint } from '@pag/kit';
 import { eventually } from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { openProxyStore } from '../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../src/service.ts';
+import { VaultKeyRing } from '../src/vault/key-ring.ts';
 import { httpCall } from './support/http-call.ts';
 import { StandInProvider } from './support/stand-in-provider.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
@@ -107,13 +109,26 @@ async function health(): Promise<string | undefined> {
   return services.find((service) => service.name === 'stand-in')?.health;
 }
 
-/** The access token's expiry moved into the past, as time would. */
-async function expireAccessToken(): Promise<void> {
+/**
+ * The access token's expiry moved into the past, as time would. Time passing needs no notice (a
+ * credential in memory is kept only until its refresh point); a row changed by hand does: the
+ * replicas drop their copy when the tables' trigger reaches them, which is awaited here.
+ */
+async function expireAccessToken(...others: RunningProxy[]): Promise<void> {
   const changed = await db.vaultToken.updateMany({
     where: { accountId: owner, service: 'stand-in', kind: 'oauth2' },
     data: { expiresAt: new Date(Date.now() - 1000) },
   });
   expect(changed.count).toBe(1);
+  await heardEverywhere(...others);
+}
+
+/** Every replica dropped its copy of the owner's credential: the last change reached it. */
+async function heardEverywhere(...others: RunningProxy[]): Promise<void> {
+  const replicas = [stack.proxy, replica, ...others];
+  await eventually(() => replicas.every((proxy) => proxy.credentials.size === 0), {
+    what: 'every replica heard that the credential changed',
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -169,10 +184,14 @@ describe('connecting', () => {
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual({ items: ['one', 'two'] });
     expect(provider.refreshes).toBe(0);
-    // The vault holds neither token in the clear.
+    // The vault holds neither token in the clear: both are envelope-sealed under the active key.
     const rows = await db.vaultToken.findMany({ where: { accountId: owner } });
     expect(rows.map((row) => row.kind).sort()).toEqual(['oauth2', 'oauth2_refresh']);
-    for (const row of rows) expect(row.encryptedValue).toMatch(/^v1\./);
+    for (const row of rows) {
+      expect(row.encryptedValue).toMatch(/^v2\./);
+      expect(row.keyId).toBe(stack.keyRing.activeId);
+      expect(row.wrappedKey).not.toBeNull();
+    }
   }, 30_000);
 });
 
@@ -206,6 +225,7 @@ describe('refreshing', () => {
     });
     expect(run.status).toBe(200);
     expect(provider.refreshes).toBe(before + 1);
+    await heardEverywhere();
     // Over HTTP the body has streamed: the 401 goes back, and the next call refreshes.
     await provider.revokeAccessToken(provider.acceptedTokens.at(-1) ?? '');
     expect((await callApi()).status).toBe(401);
@@ -221,6 +241,7 @@ describe('refreshing', () => {
       },
       { what: 'the refused access token marked expired' },
     );
+    await heardEverywhere();
     expect((await callApi(replica)).status).toBe(200);
     expect(provider.refreshes).toBe(before + 2);
   }, 30_000);
@@ -267,6 +288,61 @@ describe('refreshing', () => {
 test('disconnecting revokes at the provider, then forgets the connection', async () => {
   const done = await ask(ProxyOwnerEndpoints.disconnect, { accountId: owner, service: 'stand-in' });
   expect(done).toMatchObject({ service: 'stand-in', revoked: true });
+  await heardEverywhere();
   expect(await health()).toBeUndefined();
   expect((await callApi()).status).toBe(409);
 }, 30_000);
+
+test('a key rotation rewraps the OAuth tokens; a proxy holding the new key alone calls and refreshes', async () => {
+  await connect();
+  const newKey = randomBytes(32);
+  const rotating = openProxyStore({
+    databaseUrl: stack.postgres.url,
+    keyRing: new VaultKeyRing(
+      new Map([
+        ['new', newKey],
+        [stack.keyRing.activeId, stack.vaultKey],
+      ]),
+      'new',
+    ),
+  });
+  const mine = { accountId: owner, service: 'stand-in' };
+  const sealed = await db.vaultToken.findMany({ where: mine, orderBy: { kind: 'asc' } });
+  expect(sealed.map((row) => [row.kind, row.keyId])).toEqual([
+    ['oauth2', stack.keyRing.activeId],
+    ['oauth2_refresh', stack.keyRing.activeId],
+  ]);
+  try {
+    expect(await rotating.rotateKey()).toMatchObject({ activeId: 'new', rewrapped: 2, remaining: 0 });
+  } finally {
+    await rotating.close();
+  }
+  const rotated = await db.vaultToken.findMany({ where: mine, orderBy: { kind: 'asc' } });
+  expect(rotated.map((row) => [row.kind, row.keyId])).toEqual([
+    ['oauth2', 'new'],
+    ['oauth2_refresh', 'new'],
+  ]);
+  // Only the data keys were rewrapped.
+  expect(rotated.map((row) => row.encryptedValue)).toEqual(sealed.map((row) => row.encryptedValue));
+
+  const newOnly = await stack.startAnother({
+    VAULT_KEYS: `new:${newKey.toString('base64')}`,
+    VAULT_ENCRYPTION_KEY: '',
+  });
+  try {
+    expect((await callApi(newOnly)).status).toBe(200);
+    const before = provider.refreshes;
+    await expireAccessToken(newOnly);
+    // The refresh token, rewrapped, opens with the new key alone; the new tokens go under it.
+    expect((await callApi(newOnly)).status).toBe(200);
+    expect(provider.refreshes).toBe(before + 1);
+    const refreshed = await db.vaultToken.findMany({ where: mine, orderBy: { kind: 'asc' } });
+    expect(refreshed.map((row) => [row.kind, row.keyId])).toEqual([
+      ['oauth2', 'new'],
+      ['oauth2_refresh', 'new'],
+    ]);
+    expect(refreshed[0]?.id).not.toBe(rotated[0]?.id);
+  } finally {
+    await newOnly.close();
+  }
+}, 60_000);

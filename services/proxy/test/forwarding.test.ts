@@ -433,6 +433,57 @@ describe('upstream failures', () => {
     expect(error.message).toBe('Slack did not start its answer within 300 ms.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
+
+  test("the service's own 429: 429 UPSTREAM_RATE_LIMITED with its Retry-After, seconds or a date, capped", async () => {
+    const rateLimited = async (after: string | null) => {
+      const query = after === null ? '' : `?after=${encodeURIComponent(after)}`;
+      const answer = await httpCall(url(`/api/v1/services/github/rate-limited${query}`), {
+        headers: bearer('full-token'),
+      });
+      const error = await expectError(answer, 429, 'UPSTREAM_RATE_LIMITED');
+      expect(error.hint).toMatch(/not this gateway's/);
+      expect(answer.body.toString()).not.toContain('API rate limit exceeded');
+      return Number(answer.headers['retry-after']);
+    };
+    expect(await rateLimited('7')).toBe(7);
+    const inTwoMinutes = new Date(Date.now() + 120_000).toUTCString();
+    expect(await rateLimited(inTwoMinutes)).toBeGreaterThanOrEqual(118);
+    expect(await rateLimited(inTwoMinutes)).toBeLessThanOrEqual(120);
+    expect(await rateLimited('999999')).toBe(3600);
+    expect(await rateLimited(null)).toBe(60);
+    expect(lastArrival().url).toBe('/gh/rate-limited');
+  });
+
+  describe('an answer over PROXY_MAX_RESPONSE_BYTES', () => {
+    let bounded: Awaited<ReturnType<TestProxy['startAnother']>>;
+    beforeAll(async () => {
+      bounded = await stack.startAnother({ PROXY_MAX_RESPONSE_BYTES: String(64 * 1024) });
+    });
+    afterAll(async () => {
+      await bounded?.close();
+    });
+
+    test('with a Content-Length over it: 502 UPSTREAM_RESPONSE_TOO_LARGE before any of it is sent', async () => {
+      const answer = await httpCall(`${bounded.url}/api/v1/services/github/sized/${64 * 1024 + 1}`, {
+        headers: bearer('full-token'),
+      });
+      const error = await expectError(answer, 502, 'UPSTREAM_RESPONSE_TOO_LARGE');
+      expect(error.message).toBe("GitHub's answer exceeds the limit of 65536 bytes.");
+      expect(answer.body.toString()).not.toContain('xxxx');
+      const fits = await httpCall(`${bounded.url}/api/v1/services/github/sized/${64 * 1024}`, {
+        headers: bearer('full-token'),
+      });
+      expect(fits.status).toBe(200);
+      expect(fits.body).toHaveLength(64 * 1024);
+    });
+
+    test('streamed without a length: cut once past it, the client sees a broken answer', async () => {
+      const attempt = httpCall(`${bounded.url}/api/v1/services/github/download/2`, {
+        headers: bearer('full-token'),
+      });
+      await expect(attempt).rejects.toThrow(/aborted|socket hang up|ECONNRESET/);
+    });
+  });
 });
 
 describe('the gateway is the only way in', () => {

@@ -166,6 +166,8 @@ describe('tenancy', () => {
         label: 'personal access token',
         kind: 'api_key',
         scopes: ['repo', 'read:user'],
+        keyId: stack.keyRing.activeId,
+        connectionStatus: 'connected',
         createdAt: expect.any(String),
         expiresAt: null,
         lastUsedAt: null,
@@ -173,6 +175,7 @@ describe('tenancy', () => {
     ]);
     expect(JSON.stringify(replyA)).not.toContain('ghp_accountA_secret');
     expect(JSON.stringify(replyA)).not.toContain('encrypted');
+    expect(JSON.stringify(replyA)).not.toMatch(/wrapped|v2\./);
     const tokensB = VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, accountB)).tokens;
     expect(tokensB.map((token) => [token.service, token.label])).toEqual([['notion', 'workspace']]);
     expect(tokensB[0]?.id).not.toBe(tokensA[0]?.id);

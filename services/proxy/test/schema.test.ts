@@ -14,5 +14,10 @@ describeSchemaChecks({
     to: 'expiresAt      DateTime       @map("expires_at")',
     reported: 'proxy.vault_tokens.expires_at: nullable in the database, NOT NULL in the model',
   },
-  migrations: ['20261124000000_proxy_init', '20261124180000_connect_flow'],
+  migrations: [
+    '20261124000000_proxy_init',
+    '20261124180000_connect_flow',
+    '20261124190000_proxy_credential_changes',
+    '20261124200000_vault_envelope',
+  ],
 });

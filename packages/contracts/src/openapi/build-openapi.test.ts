@@ -1,8 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { OAUTH_ROUTES } from '../routes/oauth-routes.ts';
 import { RouteTable } from '../routes/route-table.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './build-openapi.ts';
 import type { JsonObject } from './components.ts';
+import { OAuthOperations } from './oauth-operations.ts';
 
 /** The spec's endpoint table, copied literally (method, path); null where the spec gives no method. */
 const SPEC_ENDPOINTS: ReadonlyArray<readonly [string | null, string]> = [
@@ -68,10 +70,62 @@ describe('buildOpenApiDocument', () => {
     expect(build().paths).toHaveProperty(['/api/v1', 'get']);
   });
 
-  test('has one operation per route and unique operationIds', () => {
+  test('has one operation per route and per OAuth endpoint, with unique camelCase operationIds', () => {
     const ids = operations(build()).map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect([...ids].sort()).toEqual(RouteTable.map((route) => route.id).sort());
+    expect([...ids].sort()).toEqual(
+      [...RouteTable.map((route) => route.id), ...OAuthOperations.map((op) => op.id)].sort(),
+    );
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
+  });
+
+  test('describes the OAuth endpoints the auth service serves, with form bodies and OAuth errors', () => {
+    const paths = build().paths as Record<string, Record<string, Operation>>;
+    for (const name of [
+      'authorization',
+      'token',
+      'registration',
+      'revocation',
+      'introspection',
+      'jwks',
+    ] as const)
+      expect({ name, described: paths[OAUTH_ROUTES[name]] !== undefined }).toEqual({ name, described: true });
+    const token = paths[OAUTH_ROUTES.token]?.post;
+    expect(token?.requestBody).toMatchObject({
+      content: {
+        'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/OAuthTokenRequest' } },
+      },
+    });
+    expect(token?.responses).toMatchObject({
+      '400': {
+        content: {
+          'application/json': {
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/OAuthError' },
+                { properties: { error: { enum: expect.arrayContaining(['invalid_grant']) } } },
+              ],
+            },
+          },
+        },
+      },
+      '401': {},
+      '503': {},
+    });
+    for (const path of [
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/api/v1',
+      '/.well-known/oauth-protected-resource/mcp',
+    ])
+      expect({ path, get: paths[path]?.get !== undefined }).toEqual({ path, get: true });
+  });
+
+  test('shows every path in one template style and carries no internal notes', () => {
+    const doc = build();
+    for (const path of Object.keys(doc.paths)) expect(path).not.toMatch(/[:*]/);
+    const text = JSON.stringify(doc);
+    expect(text).not.toMatch(/\/:[A-Za-z]|\*path|our decision|shape:/i);
   });
 
   test('bearer routes name their scope; public routes have no security', () => {
@@ -98,37 +152,59 @@ describe('buildOpenApiDocument', () => {
     expect(byId.get('createTrigger')).toMatchObject({ 'x-plan': ['pro', 'heavy'] });
   });
 
-  test('documents the error responses that apply', () => {
+  test('documents each status a route can answer, with the codes of that status', () => {
     const byId = new Map(operations(build()).map((op) => [op.operationId, op]));
+    const codes = (id: string, status: string) =>
+      (
+        (byId.get(id)!.responses[status] as JsonObject | undefined)?.content as
+          | {
+              'application/json': {
+                schema: {
+                  allOf: [
+                    JsonObject,
+                    { properties: { error: { properties: { code: { enum: string[] } } } } },
+                  ];
+                };
+              };
+            }
+          | undefined
+      )?.['application/json'].schema.allOf[1].properties.error.properties.code.enum;
     expect(Object.keys(byId.get('chat')!.responses).sort()).toEqual([
       '200',
       '400',
       '401',
       '403',
+      '404',
       '413',
+      '415',
       '429',
+      '500',
       '502',
       '503',
       '504',
     ]);
-    expect(Object.keys(byId.get('quickStart')!.responses).sort()).toEqual(['200', '429']);
-    expect(Object.keys(byId.get('handshakeStatus')!.responses).sort()).toEqual([
-      '200',
-      '400',
-      '404',
-      '429',
-      '503',
-      '504',
-    ]);
-    // A gateway route answers itself: no bus, no upstream.
-    expect(Object.keys(byId.get('tokenCapabilities')!.responses).sort()).toEqual([
-      '200',
-      '400',
-      '401',
-      '403',
-      '429',
-      '503',
-    ]);
+    expect(codes('chat', '400')).toEqual(
+      expect.arrayContaining(['INVALID_REQUEST', 'MALFORMED_JSON', 'TOKEN_IN_QUERY']),
+    );
+    expect(codes('chat', '429')).toEqual(expect.arrayContaining(['USAGE_LIMIT_EXCEEDED', 'RATE_LIMITED']));
+    expect(codes('proxyGet', '409')).toEqual(['SERVICE_NOT_CONNECTED']);
+    expect(codes('proxyGet', '400')).toEqual(
+      expect.arrayContaining(['BODY_NOT_ALLOWED', 'METHOD_OVERRIDE_REFUSED']),
+    );
+    expect(codes('registerDevice', '409')).toEqual(['CONFLICT']);
+    expect(codes('handshakeStatus', '403')).toEqual(['HANDSHAKE_PROOF_MISMATCH']);
+    expect(codes('createTrigger', '403')).toEqual(
+      expect.arrayContaining(['PLAN_REQUIRED', 'AGENT_REQUIRED', 'INSUFFICIENT_SCOPE']),
+    );
+    // A public route answered by the gateway itself: no token, no bus, no third party.
+    expect(Object.keys(byId.get('quickStart')!.responses).sort()).toEqual(['200', '400', '500']);
+    expect(byId.get('chat')!.responses['401']).toMatchObject({ headers: { 'WWW-Authenticate': {} } });
+    expect(byId.get('chat')!.responses['403']).toMatchObject({ headers: { 'WWW-Authenticate': {} } });
+    expect(byId.get('chat')!.responses['429']).toMatchObject({
+      headers: { 'Retry-After': {}, RateLimit: {}, 'RateLimit-Policy': {} },
+    });
+    expect(byId.get('chat')!.responses['503']).toMatchObject({ headers: { 'Retry-After': {} } });
+    expect(byId.get('chat')!.responses['200']).toMatchObject({ headers: { RateLimit: {} } });
   });
 
   test('a stream route lists text/event-stream as its second success content type, no other route does', () => {

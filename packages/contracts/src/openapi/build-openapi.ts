@@ -13,12 +13,14 @@ import type { RouteDefinition, RouteService } from '../routes/route-types.ts';
 import { ScopeCatalogue } from '../scopes/scope-catalogue.ts';
 import {
   componentSchemas,
-  ERROR_RESPONSES,
-  type ErrorStatus,
-  errorResponseComponents,
+  errorResponse,
   type JsonObject,
+  RATE_LIMIT_HEADERS,
   schemaRef,
 } from './components.ts';
+import { oauthOperation } from './oauth-operation.ts';
+import { OAuthOperations } from './oauth-operations.ts';
+import { codesByStatus, routeErrorCodes } from './route-errors.ts';
 
 export interface OpenApiOptions {
   /** The public base URL, without a trailing slash (PUBLIC_URL). */
@@ -27,13 +29,15 @@ export interface OpenApiOptions {
   readonly version: string;
 }
 
-const TAGS: Record<RouteService, string> = {
+const TAGS: Record<RouteService | 'oauth', string> = {
   gateway: 'Discovery, guides, token capabilities and the context.',
   auth: 'Access without a token: handshakes, device registration, OAuth discovery.',
   brain: 'Memory, knowledge base, chat, personas and identity.',
   proxy: 'Connected services, the proxy to them, vault tokens and connectors.',
   trigger: 'Scheduled automations.',
   audit: 'The audit log.',
+  oauth:
+    "The authorization server (oidc-provider): authorization, token, registration, revocation, introspection, keys, sign-out and the discovery documents. Errors are OAuth's own body, {error, error_description}.",
 };
 
 /** The OAuth scope name from the catalogue that the route's scope template instantiates. */
@@ -46,22 +50,6 @@ function oauthRequirements(scope: string | null): JsonObject[] {
   if (scope === null) return [{ oauth2: [] }];
   if (!scope.includes('{access}')) return [{ oauth2: [oauthScope(scope)] }];
   return ['read', 'write'].map((access) => ({ oauth2: [oauthScope(scope.replaceAll('{access}', access))] }));
-}
-
-function errorStatuses(route: RouteDefinition, hasParams: boolean): ErrorStatus[] {
-  const bearer = route.auth === 'bearer';
-  const body = route.requestBody !== null || (route.service === 'proxy' && route.method !== 'GET');
-  const statuses: ErrorStatus[] = [];
-  if (body || bearer || hasParams) statuses.push(400);
-  if (bearer) statuses.push(401, 403);
-  if (hasParams) statuses.push(404);
-  if (body) statuses.push(413);
-  if (route.path.startsWith(API_PREFIX)) statuses.push(429);
-  if (route.upstream) statuses.push(502);
-  if (route.service !== 'gateway' || bearer) statuses.push(503);
-  // A third party's silence, or a service reached over the bus that did not answer in time.
-  if (route.upstream || route.subject !== null) statuses.push(504);
-  return statuses;
 }
 
 /** A stream route's second success content type (route-types.ts, `stream`). */
@@ -89,7 +77,7 @@ function successContent(route: RouteDefinition): JsonObject {
 }
 
 function parameters(route: RouteDefinition): JsonObject[] {
-  const compiled = compilePath(route.path);
+  const compiled = compilePath(route.pattern);
   const named = compiled.paramNames.map((name) => ({
     name,
     in: 'path',
@@ -107,7 +95,7 @@ function parameters(route: RouteDefinition): JsonObject[] {
     in: 'path',
     required: true,
     description:
-      'The rest of the path, forwarded as is; may contain slashes and be empty. Its first segment names the resource for sub-scopes.',
+      'The rest of the path, forwarded as is: unlike other parameters it may contain slashes (path separators, forwarded as such) and be empty. Its first segment names the resource for sub-scopes.',
     schema: { type: 'string' },
   };
   return [...named, rest, ...query];
@@ -124,17 +112,17 @@ function headerParameters(route: RouteDefinition): JsonObject[] {
   }));
 }
 
-/** A poll's success answer says when to ask again. */
+/** A poll's success answer says when to ask again; a counted request, what is left of the limits. */
 function successHeaders(route: RouteDefinition): JsonObject {
-  if (route.pollIntervalSeconds === null) return {};
-  return {
-    headers: {
-      'Retry-After': {
-        description: 'Seconds to wait before polling again.',
-        schema: { type: 'integer', minimum: 1, examples: [route.pollIntervalSeconds] },
-      },
-    },
-  };
+  const headers: JsonObject = {};
+  if (route.pollIntervalSeconds !== null) {
+    headers['Retry-After'] = {
+      description: 'Seconds to wait before polling again.',
+      schema: { type: 'integer', minimum: 1, examples: [route.pollIntervalSeconds] },
+    };
+  }
+  if (route.auth === 'bearer' && route.countsUsage) Object.assign(headers, RATE_LIMIT_HEADERS);
+  return Object.keys(headers).length === 0 ? {} : { headers };
 }
 
 /** The route's query parameters, each with the JSON Schema and description of its property. */
@@ -170,15 +158,30 @@ function describe(route: RouteDefinition, scope: string | null): string {
 function operation(route: RouteDefinition): JsonObject {
   const scope = documentedScope(route);
   const params = parameters(route);
+  // A forwarded third-party answer keeps the connected service's own success status.
+  const forwarded = route.contentType === '*/*';
   const responses: JsonObject = {
-    [String(route.successStatus)]: {
+    [forwarded ? '2XX' : String(route.successStatus)]: {
       description: route.summary,
       ...successHeaders(route),
       content: successContent(route),
     },
   };
-  for (const status of errorStatuses(route, params.length > 0)) {
-    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  if (route.acceptedWithoutBody) {
+    responses['202'] = {
+      description: 'Accepted: the message carried nothing to answer (notifications, responses).',
+    };
+  }
+  const pathParams = params.filter((param) => param.in === 'path').length;
+  for (const [status, codes] of codesByStatus(routeErrorCodes(route, pathParams))) {
+    responses[String(status)] = errorResponse(status, codes);
+  }
+  if (forwarded) {
+    responses.default = {
+      description:
+        "The connected service's own refusal, status and body as it sent them (a status listed above is the gateway's or the proxy's, with the error body).",
+      content: successContent(route),
+    };
   }
   return {
     operationId: route.id,
@@ -211,7 +214,6 @@ export interface OpenApiDocument {
   paths: Record<string, JsonObject>;
   components: {
     schemas: Record<string, JsonObject>;
-    responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
   };
 }
@@ -219,9 +221,9 @@ export interface OpenApiDocument {
 export function buildOpenApiDocument({ serverUrl, version }: OpenApiOptions): OpenApiDocument {
   const paths: Record<string, JsonObject> = {};
   for (const route of RouteTable) {
-    const path = compilePath(route.path).openApiPath;
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
+  for (const op of OAuthOperations) paths[op.path] = { ...paths[op.path], [op.method]: oauthOperation(op) };
   const services = [...new Set(RouteTable.map((route) => route.service))];
   return {
     openapi: '3.1.0',
@@ -230,17 +232,22 @@ export function buildOpenApiDocument({ serverUrl, version }: OpenApiOptions): Op
       version,
       description: [
         `IMPORTANT: ${AGENT_CONDUCT_RULE}`,
-        `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every path already begins with ${API_PREFIX}, so never append it to the base URL.`,
+        `Use ${serverUrl} exactly as given; do not follow redirects (they drop the Authorization header); every API path already begins with ${API_PREFIX}, so never append it to the base URL.`,
         'Without a usable token, POST /api/v1/handshakes (with a codeChallenge) and poll GET /api/v1/handshakes/{handshakeId}/status; once approved, the poll with the header Handshake-Verifier answers your token once.',
+        "Paths are templates: `{name}` is one path segment; `{path}` in /api/v1/services/{service}/{path} is the rest of the path and may hold slashes. Each operation lists every status it can answer; an error's `code` is one of those listed for its status. The owner's sign-in, consent and dashboard pages (HTML for a browser) are not described here.",
       ].join('\n\n'),
     },
     servers: [{ url: serverUrl }],
-    tags: services.map((name) => ({ name, description: TAGS[name] })),
+    tags: [...services, 'oauth' as const].map((name) => ({ name, description: TAGS[name] })),
     paths,
     components: {
       schemas: componentSchemas(),
-      responses: errorResponseComponents(),
       securitySchemes: {
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: "A resource server's client id and secret (introspection only).",
+        },
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',

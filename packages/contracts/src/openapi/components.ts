@@ -4,7 +4,7 @@
  * generated from the zod definitions on every build, never written by hand.
  */
 import { z } from 'zod';
-import { ErrorCatalogue } from '../errors.ts';
+import { ErrorCatalogue, type ErrorCode } from '../errors.ts';
 import { SchemaCatalogue } from '../schemas/schema-catalogue.ts';
 
 export type JsonObject = { [key: string]: unknown };
@@ -46,69 +46,63 @@ export function schemaRef(schema: z.ZodType): JsonObject {
   return { $ref: `${REF_PREFIX}${name}` };
 }
 
-const errorContent = (code: keyof typeof ErrorCatalogue, message: string) => ({
-  'application/json': {
-    schema: { $ref: `${REF_PREFIX}ErrorBody` },
-    example: { error: { code, message, hint: ErrorCatalogue[code].hint, requestId: 'req_5f2c9a' } },
-  },
+/** A response header, optional as every OpenAPI header is unless said otherwise. */
+const header = (description: string, schema: JsonObject = { type: 'string' }, required = false) => ({
+  description,
+  ...(required ? { required } : {}),
+  schema,
 });
 
-/** Error responses by status, as components.responses; the key is the status it documents. */
-export const ERROR_RESPONSES = {
-  400: {
-    name: 'BadRequest',
-    description:
-      'Invalid body or parameters (INVALID_REQUEST names the field), malformed JSON, or a token in the query.',
-    content: errorContent('INVALID_REQUEST', 'requestedScopes: Each scope may appear once.'),
-  },
-  401: {
-    name: 'Unauthorized',
-    description:
-      'Token missing (AUTHENTICATION_REQUIRED) or rejected (INVALID_TOKEN); use the handshake flow.',
-    headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer challenge.' } },
-    content: errorContent('AUTHENTICATION_REQUIRED', 'This endpoint needs a Bearer token.'),
-  },
-  403: {
-    name: 'Forbidden',
-    description: 'Scope not granted (INSUFFICIENT_SCOPE), device not approved yet, or plan required.',
-    content: errorContent('INSUFFICIENT_SCOPE', 'This request needs the scope knowledge.'),
-  },
-  404: {
-    name: 'NotFound',
-    description: 'No such route (ROUTE_NOT_FOUND) or no such resource in this account (NOT_FOUND).',
-    content: errorContent('NOT_FOUND', 'No handshake with this id.'),
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'The body exceeds the size limit.',
-    content: errorContent('PAYLOAD_TOO_LARGE', 'The request body exceeds the limit of 102400 bytes.'),
-  },
-  429: {
-    name: 'TooManyRequests',
-    description:
-      'A per-agent daily or monthly usage limit or a rate limit is exceeded, or the client address sent too many rejected tokens (RATE_LIMITED).',
-    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait.' } },
-    content: errorContent('USAGE_LIMIT_EXCEEDED', 'The daily limit of 1000 requests is reached.'),
-  },
-  502: {
-    name: 'BadGateway',
-    description: 'The connected service, or the language-model provider the brain calls, failed.',
-    content: errorContent('UPSTREAM_ERROR', 'The request could not be completed.'),
-  },
-  503: {
-    name: 'ServiceUnavailable',
-    description: 'The service behind this endpoint is not available.',
-    content: errorContent('SERVICE_UNAVAILABLE', 'The request could not be completed.'),
-  },
-  504: {
-    name: 'GatewayTimeout',
-    description: 'The service behind this endpoint did not answer in time.',
-    content: errorContent('UPSTREAM_TIMEOUT', 'The request could not be completed.'),
-  },
-} as const;
+const RETRY_AFTER = header('Seconds to wait before sending the request again.', {
+  type: 'integer',
+  minimum: 0,
+});
+const WWW_AUTHENTICATE = header(
+  'Bearer challenge (RFC 6750, RFC 9728): `error`, `scope` (the scope the call needs) and `resource_metadata` (where the protected-resource metadata is).',
+);
+/** count-usage.ts: the IETF RateLimit fields of an agent with limits (draft-ietf-httpapi-ratelimit-headers). */
+export const RATE_LIMIT_HEADERS = {
+  RateLimit: header(
+    'What is left of each limited window: `"daily";r=<left>;t=<seconds to reset>`, and `"monthly"`.',
+  ),
+  'RateLimit-Policy': header('Each limited window: `"daily";q=<limit>;w=<seconds>`, and `"monthly"`.'),
+};
 
-export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+/** The headers an error answer of this status may carry, given its codes. */
+function errorHeaders(status: number, codes: readonly ErrorCode[]): JsonObject | undefined {
+  const headers: JsonObject = {};
+  // Every 401 challenges; a 403 does when the gateway refused the token's scope (not a service's own rule).
+  if (status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  else if (codes.includes('INSUFFICIENT_SCOPE'))
+    headers['WWW-Authenticate'] = { ...WWW_AUTHENTICATE, required: false };
+  if (status === 429 || codes.some((code) => 'retryAfterSeconds' in ErrorCatalogue[code]))
+    headers['Retry-After'] = RETRY_AFTER;
+  if (codes.includes('USAGE_LIMIT_EXCEEDED')) Object.assign(headers, RATE_LIMIT_HEADERS);
+  return Object.keys(headers).length === 0 ? undefined : headers;
+}
 
-export function errorResponseComponents(): Record<string, JsonObject> {
-  return Object.fromEntries(Object.values(ERROR_RESPONSES).map(({ name, ...response }) => [name, response]));
+/**
+ * The answer of one error status: the one error body, its `code` narrowed to the codes this
+ * operation can answer with that status, each named in the description with its hint.
+ */
+export function errorResponse(status: number, codes: readonly ErrorCode[]): JsonObject {
+  if (codes.length === 0) throw new Error(`No error code for status ${status}`);
+  const headers = errorHeaders(status, codes);
+  return {
+    description: codes.map((code) => `\`${code}\`: ${ErrorCatalogue[code].hint}`).join('\n\n'),
+    ...(headers === undefined ? {} : { headers }),
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: `${REF_PREFIX}ErrorBody` },
+            {
+              type: 'object',
+              properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+            },
+          ],
+        },
+      },
+    },
+  };
 }

@@ -14,8 +14,8 @@ describe('discoveryEndpoints', () => {
     const endpoints = discoveryEndpoints();
     expect(endpoints).toMatchObject({
       discoveryIndex: 'GET /api/v1/',
-      handshakeStatus: 'GET /api/v1/handshakes/:handshakeId/status',
-      proxyGet: 'GET /api/v1/services/:service/*path',
+      handshakeStatus: 'GET /api/v1/handshakes/{handshakeId}/status',
+      proxyGet: 'GET /api/v1/services/{service}/{path}',
     });
     expect(endpoints).not.toHaveProperty('discoveryIndexAlias');
     expect(DiscoveryIndex.shape.endpoints.safeParse(endpoints).success).toBe(true);

@@ -32,7 +32,7 @@ interface PathGroup {
 
 function buildGroups(routes: readonly RouteDefinition[]): PathGroup[] {
   const byPath = new Map<string, RouteDefinition[]>();
-  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const route of routes) byPath.set(route.pattern, [...(byPath.get(route.pattern) ?? []), route]);
   return [...byPath.entries()].map(([path, group]) => {
     const byMethod = new Map(group.map((route) => [route.method, route]));
     const allowed = HTTP_METHODS.filter((method) => byMethod.has(method));
@@ -122,7 +122,7 @@ const wildcards = new WeakMap<RouteDefinition, string | null>();
 function restOfPathOf(route: RouteDefinition, params: RouteParams): string | undefined {
   let name = wildcards.get(route);
   if (name === undefined) {
-    name = compilePath(route.path).wildcard;
+    name = compilePath(route.pattern).wildcard;
     wildcards.set(route, name);
   }
   return name === null ? undefined : params[name];

@@ -1,6 +1,8 @@
 /**
  * The path notation of the route table and what it compiles to. `:name` is one segment, a final
- * `*name` is the rest of the path (possibly empty). Paths are matched exactly as sent: no case
+ * `*name` is the rest of the path (possibly empty). This notation is the matcher's only: every
+ * document and message shows the OpenAPI form (`{name}`, the rest of the path as `{path}`), the
+ * route's `path`; its `pattern` is what is compiled here. Paths are matched exactly as sent: no case
  * folding, no slash collapsing, no dot-segment resolution, so one request has one meaning here
  * and at the service it is forwarded to.
  */
@@ -33,6 +35,8 @@ export function compilePath(pattern: string): CompiledPath {
   const openApiParts: string[] = [];
   segments.forEach((segment, index) => {
     const name = segment.slice(1);
+    // A shown path (`{name}`) compiled by mistake would match only itself, literally.
+    if (segment.includes('{')) throw new Error(`Compile a route's pattern, not its shown path: ${pattern}`);
     if (segment.startsWith(':') || segment.startsWith('*')) {
       if (!NAME.test(name)) throw new Error(`Bad parameter name in ${pattern}`);
       if (segment.startsWith('*') && index !== segments.length - 1) {
@@ -98,12 +102,20 @@ export function decodeSegment(raw: string): string | null {
  * Checks a rest-of-path value without changing it (it is forwarded byte for byte): refuses
  * malformed encoding, control characters, and any `.`/`..` segment, also one assembled from
  * encoded slashes (`a%2F..%2Fadmin`). Encoded slashes alone stay allowed (`group%2Fproject`).
+ * Refuses an empty segment too (`//`, also encoded), but for a trailing slash: that is how an
+ * absolute or protocol-relative URL hides in a path (`https://evil.example/x`, `//evil.example`),
+ * which a client resolving URLs would send to another host, and no API we forward to names a
+ * resource with an empty segment.
  */
 export function isSafeRestOfPath(raw: string): boolean {
-  for (const segment of raw.split('/')) {
+  const segments = raw.split('/');
+  for (const [index, segment] of segments.entries()) {
     const value = decode(segment);
     if (value === null || CONTROL.test(value)) return false;
-    if (value.split(/[/\\]/).some(isDotSegment)) return false;
+    const parts = value.split(/[/\\]/);
+    if (parts.some(isDotSegment)) return false;
+    const trailingSlash = index === segments.length - 1 && value === '';
+    if (!trailingSlash && parts.some((part) => part === '')) return false;
   }
   return true;
 }

@@ -49,7 +49,7 @@ import {
 } from '../schemas/brain.ts';
 import { Deleted } from '../schemas/brain-owner.ts';
 import { DiscoveryIndex, OAuthServerMetadata, PublicCapabilities, QuickStart } from '../schemas/discovery.ts';
-import { MCP_CHALLENGE_SCOPES, McpRequest } from '../schemas/mcp.ts';
+import { MCP_CHALLENGE_SCOPES, McpReply, McpRequest } from '../schemas/mcp.ts';
 import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
 import {
   Trigger,
@@ -95,6 +95,8 @@ function mcp(id: string, path: string, listed: boolean): RouteDefinition {
       : 'MCP endpoint at the base URL (same as /mcp)',
     description: MCP_DESCRIPTION,
     requestBody: McpRequest,
+    response: McpReply,
+    acceptedWithoutBody: true,
     countsUsage: false,
     challengeScopes: MCP_CHALLENGE_SCOPES,
     listed,
@@ -115,6 +117,18 @@ function proxy(method: HttpMethod, id: string): RouteDefinition {
     contentType: '*/*',
     paramPatterns: { service: SCOPE_NAME_PATTERN },
     upstream: true,
+    // The proxy's own refusals (services/proxy): not connected, a method override, a GET with a
+    // body, an unknown connector, a body past its limit; the service's own rate limit, and an
+    // answer past PROXY_MAX_RESPONSE_BYTES.
+    errors: [
+      'SERVICE_NOT_CONNECTED',
+      'METHOD_OVERRIDE_REFUSED',
+      'BODY_NOT_ALLOWED',
+      'NOT_FOUND',
+      'PAYLOAD_TOO_LARGE',
+      'UPSTREAM_RATE_LIMITED',
+      'UPSTREAM_RESPONSE_TOO_LARGE',
+    ],
   });
 }
 
@@ -206,6 +220,7 @@ export const RouteTable: readonly RouteDefinition[] = [
       'Deletes one memory entry written by the calling agent (a token without an agent: one written without an agent). Needs a valid token and no scope, as writing memory does; an entry of another agent, even of the same owner, is 404.',
     response: MemoryDeleted,
     subject: BrainEndpoints.memoryDelete.subject,
+    errors: ['NOT_FOUND'],
   }),
   r({
     id: 'knowledgeBase',
@@ -235,6 +250,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     stream: true,
     timeoutMs: CHAT_ROUTE_TIMEOUT_MS,
     upstream: true,
+    errors: ['NOT_FOUND'],
   }),
   r({
     id: 'getConversation',
@@ -247,6 +263,7 @@ export const RouteTable: readonly RouteDefinition[] = [
       'The messages of a conversation the calling agent started with POST /api/v1/brain/chat. Another agent’s conversation, even of the same owner, is 404.',
     response: Conversation,
     subject: BrainEndpoints.conversationGet.subject,
+    errors: ['NOT_FOUND'],
   }),
   r({
     id: 'listPersonas',
@@ -312,6 +329,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: Trigger,
     successStatus: 201,
     subject: TriggerEndpoints.triggersCreate.subject,
+    errors: ['AGENT_REQUIRED', 'INSUFFICIENT_SCOPE'],
   }),
   r({
     id: 'listTriggers',
@@ -330,6 +348,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     summary: 'One trigger',
     response: Trigger,
     subject: TriggerEndpoints.triggerGet.subject,
+    errors: ['NOT_FOUND'],
   }),
   r({
     id: 'runTrigger',
@@ -342,6 +361,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: TriggerRun,
     successStatus: 202,
     subject: TriggerEndpoints.triggersRun.subject,
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_SCOPE'],
   }),
   r({
     id: 'listTriggerRuns',
@@ -352,6 +372,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     query: TriggerRunsQuery,
     response: TriggerRunPage,
     subject: TriggerEndpoints.runsList.subject,
+    errors: ['NOT_FOUND'],
   }),
   r({
     id: 'pauseTrigger',
@@ -361,6 +382,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     summary: 'Pause a trigger (creator or `full`)',
     response: Trigger,
     subject: TriggerEndpoints.triggerPause.subject,
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_SCOPE'],
   }),
   r({
     id: 'resumeTrigger',
@@ -372,6 +394,7 @@ export const RouteTable: readonly RouteDefinition[] = [
       'Schedules the next run from now (missed times are not caught up). A stopped trigger resumes only when its creator is active again and holds the scopes it needs (else 403 naming the scope).',
     response: Trigger,
     subject: TriggerEndpoints.triggerResume.subject,
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_SCOPE'],
   }),
   r({
     id: 'deleteTrigger',
@@ -381,6 +404,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     summary: 'Delete a trigger and its run history (creator or `full`)',
     response: Deleted,
     subject: TriggerEndpoints.triggerDelete.subject,
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_SCOPE'],
   }),
   r({
     id: 'createHandshake',
@@ -393,6 +417,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: HandshakeCreated,
     successStatus: 201,
     subject: AuthEndpoints.handshakeCreate.subject,
+    errors: ['RATE_LIMITED'],
   }),
   r({
     id: 'handshakeStatus',
@@ -410,6 +435,8 @@ export const RouteTable: readonly RouteDefinition[] = [
         'Your code verifier (RFC 7636: 43 to 128 characters), whose S256 challenge you sent as codeChallenge; only to collect your token after approval.',
     },
     pollIntervalSeconds: HANDSHAKE_POLL_INTERVAL_SECONDS,
+    // INVALID_REQUEST: a Handshake-Verifier that cannot be a code verifier.
+    errors: ['NOT_FOUND', 'HANDSHAKE_PROOF_MISMATCH', 'INVALID_REQUEST'],
   }),
   r({
     id: 'registerDevice',
@@ -422,6 +449,7 @@ export const RouteTable: readonly RouteDefinition[] = [
     response: DeviceRegistered,
     successStatus: 201,
     subject: AuthEndpoints.deviceRegister.subject,
+    errors: ['CONFLICT', 'RATE_LIMITED'],
   }),
   r({
     id: 'openapi',

@@ -3,7 +3,9 @@
  * dispatch, the discovery index, the capabilities listings and the OpenAPI document.
  */
 import type { z } from 'zod';
+import type { ErrorCode } from '../errors.ts';
 import type { Plan } from '../schemas/auth.ts';
+import { toOpenApiPath } from './route-path.ts';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -17,10 +19,17 @@ export interface RouteDefinition {
   readonly id: string;
   readonly method: HttpMethod;
   /**
-   * Express-style path: `:name` is one decoded segment, a final `*name` is the rest of the path
-   * (possibly empty, possibly with slashes, kept percent-encoded because it is forwarded as is).
+   * The path as every document and message shows it, in OpenAPI's one notation:
+   * `/api/v1/handshakes/{handshakeId}/status`, `/api/v1/services/{service}/{path}` (a final
+   * parameter named by `pattern`'s `*name` is the rest of the path and may hold slashes).
    */
   readonly path: string;
+  /**
+   * The same path in the matcher's notation (route-path.ts compiles it; never shown): `:name` is
+   * one decoded segment, a final `*name` is the rest of the path (possibly empty, possibly with
+   * slashes, kept percent-encoded because it is forwarded as is).
+   */
+  readonly pattern: string;
   readonly summary: string;
   readonly description: string;
   readonly auth: 'none' | 'bearer';
@@ -48,6 +57,11 @@ export interface RouteDefinition {
   /** Schema of the success body; null when the body is not ours (proxied) or not JSON. */
   readonly response: z.ZodType | null;
   readonly successStatus: 200 | 201 | 202;
+  /**
+   * Whether a request may also be answered 202 without a body: a POST that carries nothing to
+   * answer (MCP notifications and responses).
+   */
+  readonly acceptedWithoutBody: boolean;
   /** Media type of the success body. */
   readonly contentType: string;
   /** NATS request subject when the gateway dispatches over NATS; null for local or HTTP-forwarded. */
@@ -95,10 +109,18 @@ export interface RouteDefinition {
    * route's own scope, if any.
    */
   readonly challengeScopes: readonly string[] | null;
+  /**
+   * The codes the answering service itself may refuse this route with (NOT_FOUND, CONFLICT,
+   * SERVICE_NOT_CONNECTED…), beyond those the pipeline answers for every route of its kind
+   * (openapi/route-errors.ts derives those from the fields above). The OpenAPI document lists
+   * both under their statuses; the contract test fails on an answer whose code is not listed.
+   */
+  readonly errors: readonly ErrorCode[];
 }
 
+/** `path` is written in the matcher's notation (`:name`, `*name`); defineRoute derives the shown one. */
 type RouteInput = Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'service'> &
-  Partial<RouteDefinition>;
+  Partial<Omit<RouteDefinition, 'pattern'>>;
 
 /** Fills the defaults: Bearer auth, no scope, JSON body, 200, listed, no NATS subject, no stream. */
 export function defineRoute(input: RouteInput): RouteDefinition {
@@ -112,6 +134,7 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     query: null,
     response: null,
     successStatus: 200,
+    acceptedWithoutBody: false,
     contentType: 'application/json',
     subject: null,
     stream: false,
@@ -123,6 +146,9 @@ export function defineRoute(input: RouteInput): RouteDefinition {
     pollIntervalSeconds: null,
     countsUsage: true,
     challengeScopes: null,
+    errors: [],
     ...input,
+    path: toOpenApiPath(input.path),
+    pattern: input.path,
   };
 }

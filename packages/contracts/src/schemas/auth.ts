@@ -182,7 +182,7 @@ export const DeviceRegisterRequest = z
   })
   .strict()
   .describe(
-    'Registers an Ed25519 device key (our decision: the spec does not show this body). The device waits for the owner to claim and approve it; until then its calls return 403.',
+    'Registers an Ed25519 device key. The device waits for the owner to claim and approve it; until then its calls return 403.',
   );
 export type DeviceRegisterRequest = z.infer<typeof DeviceRegisterRequest>;
 
@@ -204,7 +204,7 @@ export const DeviceRegistered = z
       )
       .meta({ examples: ['p1J3eV9M0Qm5Yh1Zq7o3xkGz0JdC2WvA9nE4sLr8TbU'] }),
   })
-  .describe('The device is registered and awaits approval (shape: our decision).');
+  .describe('The device is registered and awaits approval.');
 export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
 
 export const TOKEN_KINDS = ['oauth', 'dashboard', 'handshake', 'device'] as const;
@@ -246,7 +246,7 @@ export const TokenCapabilities = z
     limits: z.object({ daily: UsageWindow, monthly: UsageWindow }).describe('null: no limit of that period.'),
     endpoints: z.array(EndpointAccess),
   })
-  .describe('What the calling token may do (fields beyond the scopes: our decision).');
+  .describe('What the calling token may do.');
 export type TokenCapabilities = z.infer<typeof TokenCapabilities>;
 
 /**

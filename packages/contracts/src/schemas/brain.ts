@@ -92,7 +92,7 @@ export const KnowledgeDocument = z
       .optional()
       .describe('With ?q=: the best-matching passage, matched words between « and » (ts_headline).'),
   })
-  .describe('A document of the owner’s knowledge base (fields: our decision).');
+  .describe('A document of the owner’s knowledge base.');
 export type KnowledgeDocument = z.infer<typeof KnowledgeDocument>;
 
 export const KnowledgeBase = z
@@ -165,7 +165,7 @@ export const ChatReply = z
     usage: ChatUsage.nullable(),
     createdAt: Timestamp,
   })
-  .describe('The brain’s reply (shape: our decision).');
+  .describe('The brain’s reply.');
 export type ChatReply = z.infer<typeof ChatReply>;
 
 export const ConversationMessage = z.object({
@@ -195,7 +195,7 @@ export const Persona = z
     soul_content: z.string().describe('The persona’s instructions; the spec names this field.'),
     active: z.boolean().describe('Whether this persona applies to the calling agent.'),
   })
-  .describe('A persona (fields beyond soul_content: our decision).');
+  .describe('A persona.');
 export type Persona = z.infer<typeof Persona>;
 
 export const PersonaList = z.object({ personas: z.array(Persona) });
@@ -209,7 +209,7 @@ export const Identity = z
     locale: z.string().nullable().describe('BCP 47 tag.'),
     summary: z.string().nullable().describe('A short self-description of the owner.'),
   })
-  .describe('The owner this gateway serves (fields: our decision).');
+  .describe('The owner this gateway serves.');
 export type Identity = z.infer<typeof Identity>;
 
 /** The parts of the context, each gathered on its own; an unavailable part is null. */

@@ -47,7 +47,7 @@ const QuickStartStep = z
     request: z.string().optional().describe('The call to make, "METHOD path", when the step is one call.'),
     detail: z.string(),
   })
-  .describe('One step of the guide (shape: our decision).');
+  .describe('One step of the guide.');
 
 export const QuickStart = z
   .object({
@@ -61,7 +61,7 @@ export const QuickStart = z
     prerequisite: z.string(),
     noTokenFlow: z
       .object({ summary: z.string(), steps: z.array(z.string()) })
-      .describe('What to do without a usable token: the handshake flow (shape: our decision).'),
+      .describe('What to do without a usable token: the handshake flow.'),
     steps: z.array(QuickStartStep),
     fullDocs: z
       .string()
@@ -85,7 +85,7 @@ export const PublicCapabilities = z
       .describe('The kinds of limits a request may meet (their values are per agent or per deployment).'),
   })
   .describe(
-    'What this gateway offers, before any token: features, scopes, how to register and the kinds of limits. Public (shape: our decision; the spec does not show it).',
+    'What this gateway offers, before any token: features, scopes, how to register and the kinds of limits. Public.',
   );
 export type PublicCapabilities = z.infer<typeof PublicCapabilities>;
 

@@ -37,6 +37,14 @@ export const VaultTokenMetadata = z
       .enum(['oauth2', 'oauth2_refresh', 'api_key'])
       .describe('oauth2: an access token; oauth2_refresh: the refresh token that renews it; api_key: a key.'),
     scopes: z.array(z.string()).describe('Scopes granted by the third party.'),
+    keyId: z
+      .string()
+      .nullable()
+      .describe(
+        'The id of the vault key its data key is wrapped under; null: stored before key ids, under the one key of then.',
+      )
+      .meta({ examples: ['k2'] }),
+    connectionStatus: ConnectedService.shape.status.describe("The state of the token's connection."),
     createdAt: Timestamp,
     expiresAt: Timestamp.nullable(),
     lastUsedAt: Timestamp.nullable(),

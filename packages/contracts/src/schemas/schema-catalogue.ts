@@ -38,7 +38,19 @@ import {
   PublicCapabilities,
   QuickStart,
 } from './discovery.ts';
-import { McpRequest } from './mcp.ts';
+import { McpReply, McpRequest } from './mcp.ts';
+import {
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  JsonWebKeySet,
+  OAuthError,
+  OAuthIntrospectionRequest,
+  OAuthIntrospectionResponse,
+  OAuthRevocationRequest,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  ProtectedResourceMetadata,
+} from './oauth.ts';
 import {
   ConnectedService,
   Connector,
@@ -101,4 +113,15 @@ export const SchemaCatalogue = {
   TriggerRunPage,
   Deleted,
   McpRequest,
+  McpReply,
+  OAuthError,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  OAuthRevocationRequest,
+  OAuthIntrospectionRequest,
+  OAuthIntrospectionResponse,
+  JsonWebKeySet,
+  ProtectedResourceMetadata,
 } as const;

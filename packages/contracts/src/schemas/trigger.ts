@@ -62,7 +62,7 @@ export type TriggerSchedule = z.infer<typeof TriggerSchedule>;
 
 /** The prompt's output kept on a run, at most 64 KiB of UTF-8 (longer output is cut, and says so). */
 export const TRIGGER_OUTPUT_MAX_BYTES = 64 * 1024;
-/** Runs per page of `GET /api/v1/triggers/:id/runs` (default 20). */
+/** Runs per page of `GET /api/v1/triggers/{id}/runs` (default 20). */
 export const TRIGGER_RUNS_PAGE_MAX = 100;
 
 const TriggerAction = z
@@ -188,7 +188,7 @@ export const TriggerRun = z
     queuedAt: Timestamp,
   })
   .describe(
-    'A run started on demand; it proceeds in the background: follow it in GET /api/v1/triggers/:id/runs.',
+    'A run started on demand; it proceeds in the background: follow it in GET /api/v1/triggers/{id}/runs.',
   );
 export type TriggerRun = z.infer<typeof TriggerRun>;
 
@@ -304,7 +304,7 @@ export const ProxyCallRequest = z.object({
   scopes: z.array(z.string()),
   service: ServiceName,
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  /** The path under the service's API base, as after /api/v1/services/:service/. */
+  /** The path under the service's API base, as after /api/v1/services/{service}/. */
   path: z.string().max(2048),
   query: z.record(z.string(), z.string()).default({}),
   /** JSON text, or null for none. */

@@ -1,5 +1,7 @@
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from './embedded-postgres.ts';
 export { startEmbeddedPostgres } from './embedded-postgres.ts';
+export type { GroupCommitOptions } from './group-commit.ts';
+export { GroupCommit } from './group-commit.ts';
 export { runMigrateCommand } from './migrate-command.ts';
 export { checksumMatches, migrationChecksum } from './migration-checksum.ts';
 export type { MigrationErrorCode } from './migration-error.ts';

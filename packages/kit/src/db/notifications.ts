@@ -5,7 +5,9 @@
  * listenForNotifications keeps one dedicated connection LISTENing on a channel and hands each
  * payload to the handler; when the connection drops it reconnects (1 s, doubling, at most 30 s)
  * and LISTENs again. Notifications sent while it was down are lost, as NOTIFY's are: use it for
- * hints whose absence is bounded (e.g. a cache entry that expires by itself).
+ * hints whose absence is bounded (e.g. a cache entry that expires by itself), or say through
+ * `onListening` when it is not listening (false when the connection drops, true once LISTEN runs
+ * again), so a cache can stop answering from memory while changes could go unheard.
  */
 import pg from 'pg';
 import type { Logger } from '../log/logger.ts';
@@ -21,8 +23,10 @@ export async function listenForNotifications(options: {
   channel: string;
   handler: (payload: string) => Promise<void> | void;
   logger: Logger;
+  /** Told false when the connection dropped, true each time LISTEN has run (the first time too). */
+  onListening?: (listening: boolean) => void;
 }): Promise<NotificationListener> {
-  const { databaseUrl, channel, handler, logger } = options;
+  const { databaseUrl, channel, handler, logger, onListening } = options;
   if (!CHANNEL.test(channel)) throw new Error(`invalid channel name: ${channel}`);
   let client: pg.Client | undefined;
   let closed = false;
@@ -38,6 +42,7 @@ export async function listenForNotifications(options: {
         .catch((error: unknown) => logger.error({ err: error, channel }, 'notification handler failed'));
     });
     next.on('error', (error) => {
+      onListening?.(false);
       logger.warn({ err: error, channel }, 'notification connection lost; reconnecting');
       void next.end().catch(() => {});
       schedule();
@@ -47,6 +52,7 @@ export async function listenForNotifications(options: {
     await next.query(`LISTEN ${channel}`);
     client = next;
     retryMs = 1000;
+    onListening?.(true);
   };
 
   const schedule = () => {

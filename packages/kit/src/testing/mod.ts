@@ -3,6 +3,8 @@ export type { EventuallyOptions } from './eventually.ts';
 export { eventually } from './eventually.ts';
 export type { FakeAuthArrival, IssuedToken } from './fake-auth-server.ts';
 export { FakeAuthServer, TEST_INTROSPECTION_CLIENT, TEST_TOKEN_TAG_KEY } from './fake-auth-server.ts';
+export type { TableFinding } from './find-in-tables.ts';
+export { countTables, findInTables } from './find-in-tables.ts';
 export { gatewayHeaders, TEST_GATEWAY_SECRET } from './gateway-proof.ts';
 export type { NatsServer, NatsServerOptions } from './nats-server.ts';
 export { startNatsServer } from './nats-server.ts';

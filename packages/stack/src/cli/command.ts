@@ -4,6 +4,7 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { AuthStore } from '@pag/auth';
 import type { Env, Logger } from '@pag/kit';
+import type { VaultKeyRing } from '@pag/proxy';
 
 export interface CommandContext {
   values: Record<string, string | boolean | undefined>;
@@ -17,10 +18,11 @@ export interface CommandContext {
   /** The auth service's core on the stack's data; dispose it (`await using`). */
   openAuth(): Promise<AuthStore>;
   /**
-   * The proxy's vault key: VAULT_ENCRYPTION_KEY when set (a deployment's own), else the embedded
-   * stack's, derived from DATA_DIR/secrets.json as the running stack derives it.
+   * The proxy's vault key ring: VAULT_KEYS / VAULT_ACTIVE_KEY_ID when set, with
+   * VAULT_ENCRYPTION_KEY when set (a deployment's own), else the embedded stack's, derived from
+   * DATA_DIR/secrets.json as the running stack derives it.
    */
-  vaultKey(): Promise<Buffer>;
+  vaultKeys(): Promise<VaultKeyRing>;
   /** Standard input, whole (secrets are read from it, never from the command line). */
   readInput(): Promise<string>;
 }

@@ -6,7 +6,7 @@ import { openAuthStore } from '@pag/auth';
 import { AppError } from '@pag/contracts';
 import type { Env } from '@pag/kit';
 import { ConfigError, createLogger } from '@pag/kit';
-import { loadVaultKey } from '@pag/proxy';
+import { loadVaultKeyRing } from '@pag/proxy';
 import { embeddedAuthConfig } from '../auth-config.ts';
 import { loadStackConfig } from '../config.ts';
 import { migrateAll } from '../databases.ts';
@@ -97,8 +97,8 @@ export async function runCli(argv: string[], env: Env, output: CliOutput = STAND
           out,
           logger,
           openAuth,
-          vaultKey: async () =>
-            loadVaultKey({
+          vaultKeys: async () =>
+            loadVaultKeyRing({
               VAULT_ENCRYPTION_KEY: embeddedVaultKey(await loadStackSecrets(config.dataDir)),
               ...env,
             }),

@@ -83,6 +83,9 @@ export function serviceEnvironment(service: ServiceName, { secrets, publicUrl }:
         ...nats(secrets.NATS_PROXY_PASSWORD),
         GATEWAY_SECRET: secrets.GATEWAY_SECRET,
         VAULT_ENCRYPTION_KEY: secrets.VAULT_ENCRYPTION_KEY,
+        // The key ring for a rotation (compose's `${VAULT_KEYS:-}`): empty, the key above alone.
+        VAULT_KEYS: '',
+        VAULT_ACTIVE_KEY_ID: '',
         AUTH_URL: 'http://auth:8081',
         INTROSPECTION_CLIENT_ID: 'proxy',
         INTROSPECTION_CLIENT_SECRET: secrets.PROXY_INTROSPECTION_SECRET,
@@ -116,5 +119,7 @@ export function migrateEnvironment({ secrets, publicUrl }: DeploymentContext) {
     TOKEN_HASH_KEY: secrets.TOKEN_HASH_KEY,
     TOKEN_TAG_KEYS: secrets.TOKEN_TAG_KEYS,
     VAULT_ENCRYPTION_KEY: secrets.VAULT_ENCRYPTION_KEY,
+    VAULT_KEYS: '',
+    VAULT_ACTIVE_KEY_ID: '',
   };
 }

@@ -15,8 +15,11 @@ export const BRAIN_UNAVAILABLE_MESSAGE =
 
 export type BrainSource = OwnerServiceSource;
 
-export function brainSource(deps: DashboardDeps, ctx: Context): BrainSource {
-  return ownerServiceSource(deps, ctx, BRAIN_UNAVAILABLE_MESSAGE);
+/** The signed-in owner's brain; `accountId` names the owner outside the dashboard (consent). */
+export function brainSource(deps: DashboardDeps, ctx: Context, accountId?: string): BrainSource {
+  return accountId === undefined
+    ? ownerServiceSource(deps, ctx, BRAIN_UNAVAILABLE_MESSAGE)
+    : ownerServiceSource(deps, ctx, BRAIN_UNAVAILABLE_MESSAGE, accountId);
 }
 
 /** Whether an error is one a page shows beside the owner's form (the rest go to pageGuard). */

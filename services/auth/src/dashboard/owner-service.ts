@@ -45,13 +45,17 @@ export interface OwnerServiceSource {
   recordEdit(edit: OwnerEdit): Promise<void>;
 }
 
-/** `unavailable`: what the page says when no service answers. */
+/**
+ * `unavailable`: what the page says when no service answers. `accountId`: the owner, when the page
+ * is not a dashboard page (the consent page knows its owner from the authorization's session).
+ */
 export function ownerServiceSource(
   deps: DashboardDeps,
   ctx: Context,
   unavailable: string,
+  accountId: string = ownerOf(ctx).id,
 ): OwnerServiceSource {
-  const owner = ownerOf(ctx);
+  const owner = { id: accountId };
   const by = ownerRequest(ctx);
   return {
     async ask(endpoint, input, what = 'form') {

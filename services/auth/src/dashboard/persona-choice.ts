@@ -1,6 +1,7 @@
 /**
  * The persona an agent follows, chosen where the owner meets the agent: on its row of
- * /dashboard/tokens and on the handshake and device approval forms. The personas come from the
+ * /dashboard/tokens, on the handshake and device approval forms and on the OAuth consent page
+ * (there, the owner is named by `accountId`: the page is not a dashboard page). The personas come from the
  * brain (personasList); the choice is sent as personaAssign with the agent's id in auth's records
  * (`agents.id`), which is exactly what the gateway sends as `pag-agent-id` for every kind of token
  * (introspection's `agent_id`, agents/agent-claims.ts), so the brain finds it for the agent's
@@ -21,9 +22,13 @@ import type { DashboardDeps } from './dashboard-deps.ts';
 export const PERSONA_FIELD = 'persona';
 
 /** The owner's personas, or null when the brain did not answer (the page works without them). */
-export async function personaChoices(deps: DashboardDeps, ctx: Context): Promise<OwnerPersona[] | null> {
+export async function personaChoices(
+  deps: DashboardDeps,
+  ctx: Context,
+  accountId?: string,
+): Promise<OwnerPersona[] | null> {
   try {
-    return (await brainSource(deps, ctx).ask(BrainOwnerEndpoints.personasList, {})).personas;
+    return (await brainSource(deps, ctx, accountId).ask(BrainOwnerEndpoints.personasList, {})).personas;
   } catch (error) {
     if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') {
       deps.logger.info({ err: error }, 'personas unavailable for the persona choice');
@@ -75,9 +80,10 @@ export async function assignChosenPersona(
   ctx: Context,
   agentId: string,
   personaId: string,
+  accountId?: string,
 ): Promise<string | null> {
   if (personaId === '') return null;
-  const brain = brainSource(deps, ctx);
+  const brain = brainSource(deps, ctx, accountId);
   try {
     await brain.ask(BrainOwnerEndpoints.personaAssign, { agentId, personaId });
     await brain.recordEdit({ action: 'persona.assign', target: personaId, agentId });

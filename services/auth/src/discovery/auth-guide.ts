@@ -4,7 +4,14 @@
  */
 import { HANDSHAKE_POLL_INTERVAL_SECONDS, HANDSHAKE_SCOPES, ScopeCatalogue } from '@pag/contracts';
 import { DEFAULT_CREATION_LIMITS, PENDING_RETRY_SECONDS } from '../handshakes/creation-limits.ts';
+import {
+  CACHE_MAX_SECONDS,
+  CACHE_MIN_SECONDS,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_TIMEOUT_MS,
+} from '../provider/client-documents.ts';
 import { OAUTH_ROUTES } from '../provider/routes.ts';
+import { DEFAULT_SCOPES } from '../provider/scopes.ts';
 
 function scopeTable(): string {
   return Object.entries(ScopeCatalogue)
@@ -59,7 +66,10 @@ curl ${base}/.well-known/oauth-protected-resource/api/v1
 \`\`\`
 
 Register your client (RFC 7591). Public clients only: \`token_endpoint_auth_method\` is \`none\`;
-redirect URIs are https, or http on a loopback address (127.0.0.1, [::1], localhost), matched exactly:
+redirect URIs are https, or http on a loopback address (127.0.0.1, [::1], localhost), matched exactly
+except that a loopback URI matches with any port (RFC 8252: register \`http://127.0.0.1/callback\`,
+then ask with the port you listen on). A native app (\`"application_type": "native"\`) may also
+register a private-use scheme such as \`com.example.agent:/callback\` or \`cursor://…\`:
 
 \`\`\`sh
 curl -X POST ${oauth('registration')} -H 'Content-Type: application/json' -d '{
@@ -71,8 +81,17 @@ curl -X POST ${oauth('registration')} -H 'Content-Type: application/json' -d '{
 }'
 \`\`\`
 
+Or skip registration with a Client ID Metadata Document (the discovery document says
+\`client_id_metadata_document_supported\`): your \`client_id\` is the https URL of a JSON document
+you publish, holding the same metadata plus \`"client_id"\`: that URL exactly. This server fetches it
+(public addresses only, no redirects, at most ${DOCUMENT_MAX_BYTES / 1024} KB, ${DOCUMENT_TIMEOUT_MS / 1000} s), keeps it for its
+\`Cache-Control: max-age\` (${CACHE_MIN_SECONDS} s to ${CACHE_MAX_SECONDS / 3600} h), checks it like a registration, and shows
+the owner its host on the consent page. \`token_endpoint_auth_method\` must be \`none\`.
+
 Send the owner's browser to the authorization endpoint with PKCE (method S256 only) and the API as
-the resource (RFC 8707):
+the resource (RFC 8707). Name the scopes you need; without any (no \`scope\`, or only
+\`openid\`/\`offline_access\`) you are asked ${DEFAULT_SCOPES.map((scope) => `\`${scope}\``).join(' and ')}, what the MCP
+endpoint's 401 names:
 
 \`\`\`sh
 VERIFIER=$(openssl rand -base64 48 | tr -d '=+/\\n' | cut -c1-64)
@@ -80,7 +99,10 @@ CHALLENGE=$(printf %s "$VERIFIER" | openssl dgst -sha256 -binary | openssl base6
 open "${oauth('authorization')}?response_type=code&client_id=$CLIENT_ID&redirect_uri=http%3A%2F%2F127.0.0.1%3A8976%2Fcallback&scope=read%20chat&state=$STATE&code_challenge=$CHALLENGE&code_challenge_method=S256&resource=${encodeURIComponent(api)}"
 \`\`\`
 
-The owner signs in and approves your client on the consent screen. The redirect carries \`code\`,
+The owner signs in and approves your client on the consent screen, where they may untick scopes
+(the token's \`scope\` says what was granted; unticking all denies), set daily and monthly request
+limits and pick the persona you follow (\`GET ${api}/tokens/me/capabilities\` shows what you got).
+The redirect carries \`code\`,
 \`state\` and \`iss\` (RFC 9207: check that \`iss\` is ${base}). Exchange the code within a minute:
 
 \`\`\`sh

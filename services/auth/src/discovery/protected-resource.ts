@@ -4,8 +4,11 @@
  * endpoint at /.well-known/oauth-protected-resource/mcp, and the base URL at
  * /.well-known/oauth-protected-resource, each at the path-inserted form of its identifier (what
  * the gateway's WWW-Authenticate names and what an MCP client probes first). The MCP endpoint's
- * and the base URL's documents suggest the MCP scopes first: the MCP SDK asks for
- * `scopes_supported` when a 401 names none.
+ * and the base URL's documents list only the MCP scopes (what the 401 challenge names): an MCP
+ * client given one of them before any 401 asks for `scopes_supported` as a whole (the MCP SDK's
+ * auth() joins it into the request's scope), so listing every scope there would have it ask for
+ * `full`. RFC 9728 lets a resource leave out scopes it supports; a tool call needing more gets
+ * the 403 step-up challenge naming the scope. The API's document lists every scope.
  */
 import type { ProtectedResourceName } from '@pag/contracts';
 import { MCP_CHALLENGE_SCOPES, PROTECTED_RESOURCES, protectedResourceId } from '@pag/contracts';
@@ -40,11 +43,10 @@ export function protectedResourceMetadata(
   publicUrl: string,
   name: ProtectedResourceName = 'api',
 ): ProtectedResourceMetadata {
-  const mcpFirst = name === 'api' ? [] : [...MCP_CHALLENGE_SCOPES];
   return {
     resource: protectedResourceId(publicUrl, name),
     authorization_servers: [publicUrl],
-    scopes_supported: [...new Set([...mcpFirst, ...STATIC_API_SCOPES])],
+    scopes_supported: name === 'api' ? [...STATIC_API_SCOPES] : [...MCP_CHALLENGE_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: NAMES[name],
     resource_documentation: `${publicUrl}/auth.md`,

@@ -23,6 +23,10 @@ export interface ConsentRequest {
   resource: string | null;
   /** Everything above, described, in the order asked. */
   described: ConsentScope[];
+  /** The API scopes described (the consent form's boxes). */
+  apiDescribed: ConsentScope[];
+  /** The OpenID scopes not also API scopes, described. */
+  oidcDescribed: ConsentScope[];
 }
 
 function stringList(value: unknown): string[] {
@@ -57,12 +61,15 @@ export function readConsentRequest(
     }
   }
   const all = [...new Set([...oidcScopes, ...apiScopes])];
+  const describe = (scope: string) => ({ scope, description: describeForConsent(scope) });
   return {
     oidcScopes,
     oidcClaims,
     apiScopes,
     resource: asked,
-    described: all.map((scope) => ({ scope, description: describeForConsent(scope) })),
+    described: all.map(describe),
+    apiDescribed: [...new Set(apiScopes)].map(describe),
+    oidcDescribed: oidcScopes.filter((scope) => !apiScopes.includes(scope)).map(describe),
   };
 }
 

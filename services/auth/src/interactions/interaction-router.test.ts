@@ -20,6 +20,7 @@ const OWNER = { email: 'owner@example.com', password: 'owner password 123' };
 // Its own account for the throttling test, so the lock it provokes never touches the others.
 const GUESSED = { email: 'guessed@example.com', password: 'guessed password 1' };
 const SCOPE = 'knowledge services:github:read';
+const ALL_TICKED = Object.fromEntries(SCOPE.split(' ').map((scope) => [`scope_${scope}`, 'on']));
 
 beforeAll(async () => {
   database = await startAccountsTestDatabase();
@@ -117,7 +118,9 @@ describe('interaction pages', () => {
       expect(page).toContain(`(${scope})`);
     }
 
-    const allowed = await browser.post(`${consentPath}/confirm`, { _csrf: csrfOf(page) });
+    // Every asked scope is a box, ticked by default.
+    for (const scope of SCOPE.split(' ')) expect(page).toContain(`name="scope_${scope}" value="on" checked>`);
+    const allowed = await browser.post(`${consentPath}/confirm`, { _csrf: csrfOf(page), ...ALL_TICKED });
     const final = await follow(browser, allowed);
     expect(final.status).toBe(303);
     const redirect = new URL(final.headers.get('location') ?? '');
@@ -159,6 +162,83 @@ describe('interaction pages', () => {
     expect(redirect.searchParams.get('state')).toBe(started.state);
     expect(redirect.searchParams.has('code')).toBe(false);
   });
+
+  /** Allows on the consent page with `fields`; the token the code redeems for, or the redirect. */
+  async function consentWith(fields: Record<string, string>) {
+    const started = await startAuthorization();
+    const consentPath = await signIn(started);
+    const page = await (await started.browser.get(consentPath)).text();
+    const answer = await started.browser.post(`${consentPath}/confirm`, { _csrf: csrfOf(page), ...fields });
+    return { started, consentPath, answer };
+  }
+
+  async function redeem(started: Started, answer: Response) {
+    const redirect = new URL((await follow(started.browser, answer)).headers.get('location') ?? '');
+    const token = await fetch(`${app.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: redirect.searchParams.get('code') ?? '',
+        redirect_uri: CLIENT.redirect_uri,
+        client_id: CLIENT.client_id,
+        code_verifier: started.verifier,
+      }),
+    });
+    return (await token.json()) as { scope?: string };
+  }
+
+  test('an unticked scope is not granted: not in the token, not in the agent', async () => {
+    const before = app.consents.length;
+    const { started, answer } = await consentWith({ scope_knowledge: 'on', daily: '40', monthly: '' });
+    expect((await redeem(started, answer)).scope).toBe('knowledge');
+    expect(app.consents.slice(before)).toEqual([
+      expect.objectContaining({ scopes: ['knowledge'], dailyLimit: 40, monthlyLimit: null }),
+    ]);
+  });
+
+  test('a scope the client did not ask for cannot be ticked in', async () => {
+    const { started, answer } = await consentWith({ scope_knowledge: 'on', scope_full: 'on' });
+    expect((await redeem(started, answer)).scope).toBe('knowledge');
+  });
+
+  test('unticking every scope denies access', async () => {
+    const before = app.consents.length;
+    const { started, answer } = await consentWith({});
+    const redirect = new URL((await follow(started.browser, answer)).headers.get('location') ?? '');
+    expect(redirect.searchParams.get('error')).toBe('access_denied');
+    expect(redirect.searchParams.has('code')).toBe(false);
+    expect(app.consents.length).toBe(before);
+  });
+
+  test.each([
+    ['0', '', 'The daily limit must be a whole number from 1 to 100000000.'],
+    ['ten', '', 'The daily limit must be a whole number from 1 to 100000000.'],
+    ['', '-5', 'The monthly limit must be a whole number from 1 to 100000000.'],
+  ])(
+    'a limit that is not a positive whole number (daily %j, monthly %j) shows the page again, granting nothing',
+    async (daily, monthly, message) => {
+      const before = app.consents.length;
+      const { started, consentPath, answer } = await consentWith({ scope_knowledge: 'on', daily, monthly });
+      expect(answer.status).toBe(400);
+      const page = await answer.text();
+      expect(page).toContain(`role="alert">${message}</p>`);
+      // What the owner entered is kept: the box unticked stays unticked.
+      expect(page).toContain('name="scope_knowledge" value="on" checked>');
+      expect(page).toContain('name="scope_services:github:read" value="on">');
+      expect(page).toContain(
+        `name="daily" type="number" min="1" step="1" inputmode="numeric" value="${daily}"`,
+      );
+      expect(app.consents.length).toBe(before);
+      // The consent can still be given on the same page.
+      const retry = await started.browser.post(`${consentPath}/confirm`, {
+        _csrf: csrfOf(page),
+        ...ALL_TICKED,
+        daily: '7',
+      });
+      expect((await redeem(started, retry)).scope?.split(' ').sort()).toEqual(SCOPE.split(' ').sort());
+    },
+  );
 
   test('a POST without the CSRF token, or with another one, is refused and changes nothing', async () => {
     const started = await startAuthorization();

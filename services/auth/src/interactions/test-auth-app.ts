@@ -28,6 +28,8 @@ export interface ConsentRecord {
   clientId: string;
   name: string;
   scopes: string[];
+  dailyLimit?: number | null | undefined;
+  monthlyLimit?: number | null | undefined;
 }
 
 export interface TestAuthApp extends AsyncDisposable {

@@ -1,6 +1,7 @@
 /**
  * The oidc-provider instance: issuer = PUBLIC_URL, behind a proxy (the gateway), with our
- * discovery additions, a script policy on its answers (script-policy.ts) and its events logged.
+ * discovery additions, a script policy on its answers (script-policy.ts), loopback redirect URIs
+ * matched with any port (loopback-redirects.ts) and its events logged.
  * Protocol failures are oidc-provider's own errors; 5xx details go to the log, never to the client.
  */
 import type { Logger } from '@pag/kit';
@@ -8,6 +9,7 @@ import type { Configuration } from 'oidc-provider';
 import Provider from 'oidc-provider';
 import { serverMetadataExtensions } from '../discovery/server-metadata.ts';
 import { answerAppErrorsAsOAuth } from './app-errors.ts';
+import { admitLoopbackPorts } from './loopback-redirects.ts';
 import { scriptPolicy } from './script-policy.ts';
 
 export function createProvider(issuer: string, configuration: Configuration, logger: Logger): Provider {
@@ -15,6 +17,7 @@ export function createProvider(issuer: string, configuration: Configuration, log
   // X-Forwarded-* come from the gateway alone (service.ts pins host and proto to PUBLIC_URL).
   provider.proxy = true;
   answerAppErrorsAsOAuth(provider);
+  admitLoopbackPorts(provider);
   provider.use(scriptPolicy);
   provider.use(serverMetadataExtensions(issuer));
   provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc-provider server error'));

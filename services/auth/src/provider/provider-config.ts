@@ -9,8 +9,10 @@
  * - opaque access tokens for the API resource only (resource-indicators.ts);
  * - introspection for resource servers only, revocation for everyone's own tokens;
  * - `iss` in every authorization response (RFC 9207; always on in oidc-provider 9);
- * - nothing development-only: no devInteractions, keys and cookie keys from our config, and no
- *   outbound fetch at all (nothing a client registers can make this server call a URL).
+ * - nothing development-only: no devInteractions, keys and cookie keys from our config, and
+ *   oidc-provider's own outbound fetch refused (nothing a client registers makes this server call
+ *   a URL); the one fetch is of a client's metadata document, behind the adapter
+ *   (client-documents.ts, through kit's fetchPublic).
  */
 import { randomBytes } from 'node:crypto';
 import type { AdapterFactory, Configuration, JWKS } from 'oidc-provider';

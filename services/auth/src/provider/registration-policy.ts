@@ -5,7 +5,10 @@
  *   protects the code;
  * - the code flow only (grant types authorization_code and refresh_token, response type `code`);
  * - redirect URIs exact and safe: https, or http on a loopback host (a native app's local
- *   listener); no wildcards, no fragments, no credentials in the URI;
+ *   listener, matched with any port: loopback-redirects.ts), or, for application_type `native`
+ *   only, a private-use scheme (RFC 8252 §7.1: `com.example.app:/cb`, `cursor://…`) that is not
+ *   a scheme a browser or the system gives another meaning; no wildcards, no fragments, no
+ *   credentials in the URI;
  * - nothing that would make this server fetch a URL the client chose (jwks_uri,
  *   sector_identifier_uri, request_uris) or call one (backchannel logout);
  * - informational URLs https only; scopes from our grammar only (prepareRegistration).
@@ -24,14 +27,34 @@ const ALLOWED_GRANTS = new Set(['authorization_code', 'refresh_token']);
 const FORBIDDEN = ['jwks_uri', 'jwks', 'sector_identifier_uri', 'request_uris', 'backchannel_logout_uri'];
 const INFORMATIONAL_URIS = ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'initiate_login_uri'];
 const MAX_NAME_LENGTH = 200;
+/** Schemes that are not an app's own: the web's, the browser's, the system's. */
+const NOT_PRIVATE_USE = new Set([
+  'javascript:',
+  'vbscript:',
+  'data:',
+  'blob:',
+  'file:',
+  'filesystem:',
+  'about:',
+  'ftp:',
+  'ws:',
+  'wss:',
+  'mailto:',
+  'tel:',
+  'sms:',
+]);
 
 function fail(message: string): never {
   throw new errors.InvalidClientMetadata(message);
 }
 
-function checkRedirectUri(value: unknown, label: string): void {
+function checkRedirectUri(value: unknown, label: string, native: boolean): void {
   const bad = (why: string): never => {
-    throw new errors.InvalidRedirectUri(`${label}: ${why}`);
+    // InvalidRedirectUri's constructor takes no description (it would keep its "did not match"
+    // text, which is about authorization requests): the rule is set on the error itself.
+    const error = new errors.InvalidRedirectUri();
+    error.error_description = `${label}: ${why}`;
+    throw error;
   };
   if (typeof value !== 'string') bad('must be strings');
   const uri = value as string;
@@ -43,7 +66,13 @@ function checkRedirectUri(value: unknown, label: string): void {
   if (parsed.username !== '' || parsed.password !== '') bad('must not contain credentials');
   if (parsed.protocol === 'https:') return;
   if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return;
-  bad('must use https, or http on a loopback host (127.0.0.1, [::1], localhost)');
+  if (parsed.protocol === 'http:')
+    bad('must use https, or http on a loopback host (127.0.0.1, [::1], localhost)');
+  if (NOT_PRIVATE_USE.has(parsed.protocol)) bad(`must not use the ${parsed.protocol} scheme`);
+  if (!native)
+    bad(
+      `a private-use scheme (${parsed.protocol}) is for native apps: register with application_type "native", or use https or http on a loopback host`,
+    );
 }
 
 /** Throws oidc-provider's registration errors when the stored metadata breaks a rule above. */
@@ -59,9 +88,10 @@ export function checkRegistration(metadata: AdapterPayload): void {
   if (responses.length !== 1 || responses[0] !== 'code') fail('response_types must be ["code"]');
   const redirects = metadata.redirect_uris ?? [];
   if (redirects.length === 0) fail('redirect_uris must name at least one URI');
-  for (const uri of redirects) checkRedirectUri(uri, 'redirect_uris');
+  const native = metadata.application_type === 'native';
+  for (const uri of redirects) checkRedirectUri(uri, 'redirect_uris', native);
   for (const uri of metadata.post_logout_redirect_uris ?? [])
-    checkRedirectUri(uri, 'post_logout_redirect_uris');
+    checkRedirectUri(uri, 'post_logout_redirect_uris', native);
   const record = metadata as Record<string, unknown>;
   for (const key of FORBIDDEN) {
     if (record[key] !== undefined) fail(`${key} is not accepted from self-registered clients`);
@@ -93,6 +123,12 @@ export function checkRegistration(metadata: AdapterPayload): void {
 export function prepareRegistration(body: Record<string, unknown> | undefined): void {
   if (body === undefined) return;
   body.token_endpoint_auth_method ??= 'none';
+  // Our rules first, so their words (e.g. "register with application_type native") are the answer.
+  const native = body.application_type === 'native';
+  for (const key of ['redirect_uris', 'post_logout_redirect_uris']) {
+    const uris = body[key];
+    if (Array.isArray(uris)) for (const uri of uris) checkRedirectUri(uri, key, native);
+  }
   // Before oidc-provider reads them: a sector_identifier_uri would otherwise be fetched first.
   for (const key of FORBIDDEN) {
     if (body[key] !== undefined) fail(`${key} is not accepted from self-registered clients`);

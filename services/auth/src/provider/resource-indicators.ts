@@ -5,12 +5,13 @@
  * token for that audience (what an MCP client asks for after reading the metadata of the URL it
  * was given); any other resource is invalid_target. Every access token is opaque and carries API
  * scopes only (scopes.ts); a refresh keeps the resource granted at consent (useGrantedResource),
- * so tokens never lose their audience. The gateway accepts all three audiences.
+ * so tokens never lose their audience. The gateway accepts all three audiences. An authorization
+ * request naming no API scope asks for the default ones (scopes.ts, DEFAULT_SCOPES).
  */
 import { protectedResourceIds } from '@pag/contracts';
 import type { Configuration } from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { apiScopesFor } from './scopes.ts';
+import { apiScopesFor, applyDefaultScopes } from './scopes.ts';
 
 type ResourceIndicators = NonNullable<NonNullable<Configuration['features']>['resourceIndicators']>;
 
@@ -28,6 +29,7 @@ export function resourceIndicators(
       if (!identifiers.has(resource)) {
         throw new errors.InvalidTarget(`the resources are ${[...identifiers].join(', ')}`);
       }
+      applyDefaultScopes(ctx);
       return {
         scope: apiScopesFor(ctx).join(' '),
         audience: resource,

@@ -7,11 +7,19 @@
  * invalid_scope (oidc-provider would otherwise drop it silently, and the client would believe it
  * asked for something this server does not know).
  */
-import { isScope, ScopeCatalogue } from '@pag/contracts';
+import { isScope, MCP_CHALLENGE_SCOPES, ScopeCatalogue } from '@pag/contracts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
 export const OIDC_SCOPES = ['openid', 'offline_access'] as const;
+
+/**
+ * What an authorization request that names no API scope (no `scope`, or only openid /
+ * offline_access) asks for: the scopes a 401 of the MCP endpoint names (knowledge and chat), so a
+ * client that asks for nothing gets what the gateway's own challenge would have told it to ask
+ * for, never `full`. Documented in /auth.md and the README.
+ */
+export const DEFAULT_SCOPES: readonly string[] = MCP_CHALLENGE_SCOPES;
 
 /** The API scopes that are names rather than templates, in catalogue order. */
 export const STATIC_API_SCOPES: readonly string[] = Object.keys(ScopeCatalogue).filter(
@@ -25,6 +33,19 @@ const oidcScope = new Set<string>(OIDC_SCOPES);
 
 function words(value: unknown): string[] {
   return typeof value === 'string' ? value.split(' ').filter((word) => word !== '') : [];
+}
+
+/**
+ * An authorization request naming no API scope asks for DEFAULT_SCOPES besides its OpenID ones.
+ * Run where oidc-provider asks for the resource server (resource-indicators.ts), the first hook
+ * after it has read and checked `scope` and before the consent prompt reads it.
+ */
+export function applyDefaultScopes(ctx: KoaContextWithOIDC): void {
+  const { params, route } = ctx.oidc;
+  if (route !== 'authorization' || params === undefined) return;
+  const requested = words(params.scope);
+  if (requested.some((scope) => !oidcScope.has(scope))) return;
+  params.scope = [...requested, ...DEFAULT_SCOPES].join(' ');
 }
 
 /**

@@ -47,6 +47,16 @@ export interface NewAgent {
   clientMetadata?: Record<string, unknown> | undefined;
 }
 
+/** What the owner decided on the consent page for an OAuth client. */
+export interface ConsentDecision {
+  accountId: string;
+  clientId: string;
+  name: string;
+  scopes: string[];
+  dailyLimit?: number | null | undefined;
+  monthlyLimit?: number | null | undefined;
+}
+
 export interface IssuedToken {
   /** The bearer token: shown once, never stored. */
   value: string;
@@ -167,13 +177,13 @@ export class AgentStore {
 
   /**
    * The owner consented to an OAuth client: its agent for this owner is created, or updated with
-   * the scopes now granted (and active again if it had been revoked).
+   * the scopes now granted and the limits set on the consent page (null: the account's default;
+   * checked as every agent's are), and active again if it had been revoked.
    */
-  async recordConsent(
-    input: { accountId: string; clientId: string; name: string; scopes: string[] },
-    by: DecidedBy,
-  ): Promise<Agent> {
+  async recordConsent(input: ConsentDecision, by: DecidedBy): Promise<Agent> {
     const name = input.name.trim().slice(0, NAME_MAX) || input.clientId;
+    const dailyLimit = checkLimit(input.dailyLimit, 'The daily limit');
+    const monthlyLimit = checkLimit(input.monthlyLimit, 'The monthly limit');
     return this.#db.$transaction(async (tx) => {
       const agent = await tx.agent.upsert({
         where: { accountId_clientId: { accountId: input.accountId, clientId: input.clientId } },
@@ -184,8 +194,10 @@ export class AgentStore {
           kind: 'oauth',
           name,
           scopes: input.scopes,
+          dailyLimit,
+          monthlyLimit,
         },
-        update: { name, scopes: input.scopes, status: 'active', revokedAt: null },
+        update: { name, scopes: input.scopes, dailyLimit, monthlyLimit, status: 'active', revokedAt: null },
       });
       await recordDecision(tx, {
         by,
@@ -194,7 +206,7 @@ export class AgentStore {
         target: input.clientId,
         agentId: agent.id,
         clientId: input.clientId,
-        detail: { name, scopes: input.scopes.join(' ').slice(0, 500) },
+        detail: { name, ...grantDetail({ scopes: input.scopes, dailyLimit, monthlyLimit }) },
       });
       return agent;
     });

@@ -63,7 +63,11 @@ function formOf(html: string, actionPart: string): { action: string; fields: Rec
     const [, action = '', inner = ''] = match;
     if (!action.includes(actionPart)) continue;
     const fields: Record<string, string> = {};
-    for (const input of inner.matchAll(/<input\b[^>]*type="hidden"[^>]*>/gi)) {
+    // What a browser sends: hidden fields and ticked boxes (the consent form's scopes).
+    for (const input of inner.matchAll(/<input\b[^>]*>/gi)) {
+      const hidden = /type="hidden"/.test(input[0]);
+      const ticked = /type="checkbox"/.test(input[0]) && /\schecked\b/.test(input[0]);
+      if (!hidden && !ticked) continue;
       const name = /name="([^"]*)"/.exec(input[0])?.[1];
       const value = /value="([^"]*)"/.exec(input[0])?.[1];
       if (name !== undefined) fields[name] = value ?? '';

@@ -54,6 +54,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AuthConfig> =
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     tokenReadCacheMs: 1_000,
+    cimdAllowLoopback: false,
     // No gateway in front: requests come straight from the tests (app/gateway-only.ts).
     gatewaySecret: undefined,
     ...overrides,

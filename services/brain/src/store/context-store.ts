@@ -16,6 +16,14 @@
  * size, read without detoasting the text) over the newest rows, kept while it stays within the
  * budget, so only the entries carried are ever read whole. docs/adr/0043.
  *
+ * The memory of an account is kept here with its version (sum(changes) of brain.memory_counts,
+ * moved by the triggers of every insert, delete and update: migration
+ * 20261124190000_brain_memory_version), and the statement reads the entries again only when the
+ * version it sees is not the one kept: an unchanged memory of 100,000 entries then costs what an
+ * empty one does (docs/adr/0060). The version is read in the statement's own snapshot, so the
+ * memory answered is always the one of that snapshot, whoever changed it (the brain, another
+ * replica, `pag memory`, SQL); nothing has to tell the brain.
+ *
  * The reads are those of PersonaStore.applying (the agent's own persona, else the owner's
  * default), IdentityStore.find and MemoryStore.newest/count, in one statement.
  */
@@ -32,8 +40,25 @@ export interface ContextParts {
   memoryCount: number;
 }
 
+/** A memory as the context carries it, with the version it was read at and the bounds it was read with. */
+interface KeptMemory {
+  version: string;
+  entries: number;
+  bytes: number;
+  json: string;
+}
+
+/**
+ * How many accounts' memories are kept (the ones read most recently). A memory is at most
+ * CONTEXT_MEMORY_MAX_BYTES of content (64 KiB) plus its JSON, so this bounds the cache near 40 MiB
+ * in the worst case; a personal gateway has a handful of accounts.
+ */
+const KEPT_ACCOUNTS = 512;
+
 export class ContextStore {
   readonly #sql: ReturnType<typeof sqlPoolOf>;
+  /** By account, oldest use first (a Map keeps insertion order). */
+  readonly #memories = new Map<string, KeptMemory>();
 
   constructor(prisma: PrismaClient) {
     // On node-postgres directly: the brain's hottest read (see the header).
@@ -49,25 +74,51 @@ export class ContextStore {
     callerAgentId: string | null,
     limit: { entries: number; bytes: number },
   ): Promise<ContextParts> {
-    const { rows } = await this.#sql.query<{ parts: string; memory: string }>({
+    const kept = this.#memories.get(accountId);
+    const usable = kept !== undefined && kept.entries === limit.entries && kept.bytes === limit.bytes;
+    const { rows } = await this.#sql.query<{ parts: string; version: string; memory: string | null }>({
       name: 'brain_context_read',
       text: CONTEXT_SQL,
-      values: [accountId, callerAgentId, limit.entries, limit.bytes],
+      values: [accountId, callerAgentId, limit.entries, limit.bytes, usable ? kept.version : null],
     });
     const [row] = rows;
     if (row === undefined) throw new Error('the context statement returned no row');
     const parts = JSON.parse(row.parts) as Omit<ContextParts, 'memoryJson'>;
+    if (row.memory === null) {
+      // The version is the one kept: the statement did not read the entries.
+      if (!usable) throw new Error('the context statement left out a memory that is not kept');
+      this.#keep(accountId, kept);
+      return { ...parts, memoryJson: kept.json };
+    }
+    this.#keep(accountId, { version: row.version, ...limit, json: row.memory });
     return { ...parts, memoryJson: row.memory };
+  }
+
+  /** Keeps the newer of two reads that raced (versions only grow), as the most recently used. */
+  #keep(accountId: string, memory: KeptMemory): void {
+    const kept = this.#memories.get(accountId);
+    this.#memories.delete(accountId);
+    const newer = kept !== undefined && BigInt(kept.version) > BigInt(memory.version) ? kept : memory;
+    this.#memories.set(accountId, newer);
+    if (this.#memories.size > KEPT_ACCOUNTS) {
+      const oldest = this.#memories.keys().next().value;
+      if (oldest !== undefined) this.#memories.delete(oldest);
+    }
   }
 }
 
 /**
  * $1 the account, $2 the calling agent (or null), $3 how many entries at most, $4 how many bytes of
- * content at most (the newest entry is carried whatever its size). `used` is the content of the
- * entry and of all newer ones: a prefix of the newest rows stays within the budget. The memory is
- * the entries' stored JSON texts (entry_json) joined, newest first.
+ * content at most (the newest entry is carried whatever its size), $5 the version of the memory
+ * the brain keeps for the account (or null). `memory` is null when the account's version is $5
+ * (the subquery is then never executed: an InitPlan runs when its value is first needed); else
+ * the entries' stored JSON texts (entry_json) joined, newest first. `used` is the content of the
+ * entry and of all newer ones: a prefix of the newest rows stays within the budget.
  */
 const CONTEXT_SQL = `
+  WITH counts AS (
+    SELECT coalesce(sum(n), 0)::bigint AS n, coalesce(sum(changes), 0)::bigint AS version
+      FROM brain.memory_counts WHERE account_id = $1::uuid)
   SELECT json_build_object(
     'persona', (
       SELECT json_build_object('id', p.id, 'name', p.name, 'description', p.description,
@@ -82,9 +133,10 @@ const CONTEXT_SQL = `
       SELECT json_build_object('name', i.name, 'email', i.email, 'timezone', i.timezone,
                                'locale', i.locale, 'summary', i.summary)
         FROM brain.identity_profiles i WHERE i.account_id = $1::uuid),
-    'memoryCount', (
-      SELECT coalesce(sum(n), 0)::bigint FROM brain.memory_counts WHERE account_id = $1::uuid)
+    'memoryCount', counts.n
   )::text AS parts,
+  counts.version::text AS version,
+  CASE WHEN counts.version = $5::bigint THEN NULL ELSE
   (SELECT '[' || coalesce(string_agg(m.entry_json, ',' ORDER BY m.seq DESC), '') || ']'
      FROM (SELECT entry_json, seq,
                   sum(octet_length(content)) OVER newer AS used,
@@ -93,4 +145,5 @@ const CONTEXT_SQL = `
             WHERE account_id = $1::uuid
            WINDOW newer AS (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING)
             ORDER BY seq DESC LIMIT $3::int) m
-    WHERE m.used <= $4::bigint OR m.n = 1) AS memory`;
+    WHERE m.used <= $4::bigint OR m.n = 1) END AS memory
+  FROM counts`;

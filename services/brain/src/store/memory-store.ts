@@ -4,40 +4,78 @@
  * one millisecond still come back in the order they were written.
  */
 import type { MemoryEntry } from '@pag/contracts';
-import { sqlPoolOf } from '@pag/kit';
+import { GroupCommit, sqlPoolOf } from '@pag/kit';
 import { newId } from '../domain/resource-id.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { isoUtc } from './utc-text.ts';
 
+/** One note to store; its id is made before the write, so writing it again cannot store it twice. */
+interface NewEntry {
+  id: string;
+  accountId: string;
+  agentId: string | null;
+  content: string;
+}
+
+/**
+ * Notes written at once share one INSERT and one commit (kit's GroupCommit): a commit per note
+ * waited for its own WAL flush and cost a statement of node-postgres and PostgreSQL each
+ * (docs/adr/0060). The most notes in one statement: 64 KiB each at most, so a batch stays below
+ * about 16 MiB of content.
+ */
+const MAX_NOTES_PER_COMMIT = 256;
+
 export class MemoryStore {
   readonly #prisma: PrismaClient;
   readonly #sql: ReturnType<typeof sqlPoolOf>;
+  readonly #writes: GroupCommit<NewEntry, MemoryEntry>;
 
   constructor(prisma: PrismaClient) {
     this.#prisma = prisma;
     this.#sql = sqlPoolOf(prisma);
+    this.#writes = new GroupCommit({
+      maxBatch: MAX_NOTES_PER_COMMIT,
+      commit: (entries) => this.#insert(entries),
+    });
   }
 
   /**
-   * One named INSERT … RETURNING on node-postgres (kit's sqlPoolOf): the write of every
-   * POST /api/v1/memory, where Prisma's create cost about 0.5 ms of CPU more (docs/adr/0043).
+   * Stores a note; resolves once it is committed (with the notes written at the same time).
    * `content` comes from MemoryWriteRequest, whose plainText is storable text.
    */
-  async write(accountId: string, agentId: string | null, content: string): Promise<MemoryEntry> {
-    const { rows } = await this.#sql.query<{
-      id: string;
-      content: string;
-      agent_id: string | null;
-      created_at: string;
-    }>({
-      name: 'brain_memory_write',
-      text: `INSERT INTO brain.memory_entries (id, account_id, agent_id, content) VALUES ($1, $2::uuid, $3, $4)
-             RETURNING id, content, agent_id, (created_at AT TIME ZONE 'UTC')::text AS created_at`,
-      values: [newId('memory'), accountId, agentId, content],
+  write(accountId: string, agentId: string | null, content: string): Promise<MemoryEntry> {
+    return this.#writes.write({ id: newId('memory'), accountId, agentId, content });
+  }
+
+  /**
+   * One named INSERT … SELECT FROM unnest on node-postgres (kit's sqlPoolOf; Prisma's create cost
+   * about 0.5 ms of CPU more, docs/adr/0043): the same statement text for any number of notes,
+   * so it is prepared once per connection. WITH ORDINALITY and ORDER BY give the rows their `seq`
+   * in the order the notes were written; the answer is matched by id, not by the order of
+   * RETURNING.
+   */
+  async #insert(entries: readonly NewEntry[]): Promise<MemoryEntry[]> {
+    const { rows } = await this.#sql.query<{ id: string; created_at: string }>({
+      name: 'brain_memory_write_batch',
+      text: `INSERT INTO brain.memory_entries (id, account_id, agent_id, content)
+             SELECT id, account_id, agent_id, content
+               FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[])
+                    WITH ORDINALITY AS note(id, account_id, agent_id, content, n)
+              ORDER BY n
+             RETURNING id, (created_at AT TIME ZONE 'UTC')::text AS created_at`,
+      values: [
+        entries.map((entry) => entry.id),
+        entries.map((entry) => entry.accountId),
+        entries.map((entry) => entry.agentId),
+        entries.map((entry) => entry.content),
+      ],
     });
-    const [row] = rows;
-    if (row === undefined) throw new Error('the memory insert returned no row');
-    return { id: row.id, content: row.content, agentId: row.agent_id, createdAt: isoUtc(row.created_at) };
+    const createdAt = new Map(rows.map((row) => [row.id, row.created_at]));
+    return entries.map((entry) => {
+      const time = createdAt.get(entry.id);
+      if (time === undefined) throw new Error(`the memory insert returned no row for ${entry.id}`);
+      return { id: entry.id, content: entry.content, agentId: entry.agentId, createdAt: isoUtc(time) };
+    });
   }
 
   /** The newest `limit` entries of the account, newest first. */

@@ -37,6 +37,8 @@ ${URL_WARNING(baseUrl)}
 1. GET ${baseUrl}${API_PREFIX}/quick-start (no token): the steps below, as JSON.
 2. With a token (header \`Authorization: Bearer <token>\`), GET ${baseUrl}${API_PREFIX}/gateway/context first:
    persona, identity, memory, connected services and the endpoints your token may call.
+   To keep a note for later sessions, POST ${baseUrl}${API_PREFIX}/memory with \`{"content": "<the note, markdown>"}\`
+   (any valid token; it appears in the context from then on). Every other body: ${baseUrl}/openapi.json.
 3. Without a usable token, the handshake; the owner approves it, and you collect the token yourself:
    make a code verifier and keep it secret (\`VERIFIER=$(openssl rand -hex 32)\`) and its S256 challenge
    (\`CHALLENGE=$(printf %s "$VERIFIER" | openssl dgst -sha256 -binary | openssl base64 -A | tr '+/' '-_' | tr -d '=')\`);

@@ -9,6 +9,10 @@
  * token is stored, is refreshed first (calls/token-refresh.ts: one refresh per connection across
  * replicas). A refresh the provider refuses is a 409 needing a reconnect; a provider that cannot
  * be reached is a 502 unless the current token is still valid, which is then used.
+ *
+ * An OAuth credential's `expiresAt` is its refresh point, not the token's expiry: the credential
+ * cache keeps nothing past it, so a refresh that is due is never hidden by a copy in memory; and a
+ * refresh writes vault rows, whose trigger drops every replica's copy (docs/adr/0067).
  */
 import { AppError } from '@pag/contracts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
@@ -22,6 +26,13 @@ import type { TokenRefresher } from './token-refresh.ts';
 export interface Credential {
   tokenId: string;
   value: string;
+  /**
+   * Until when the credential may be used without asking again (null: until it is revoked or
+   * replaced); a cached copy is not used past it. The token's expiry, or, for an OAuth token, the
+   * moment it is due for a refresh (its expiry minus the refresh margin): the credential cache
+   * (calls/credential-cache.ts) must never hide a due refresh, which runs only in credentialOf.
+   */
+  expiresAt: Date | null;
 }
 
 export function connectorNamed(
@@ -37,9 +48,10 @@ export function connectorNamed(
   return connector;
 }
 
+/** Where credentials come from: the vault's lookup and the refresher (the parts used here). */
 export interface CredentialSource {
-  store: VaultStore;
-  refresher: TokenRefresher;
+  store: Pick<VaultStore, 'credentialFor'>;
+  refresher: Pick<TokenRefresher, 'marginMs' | 'refresh'>;
 }
 
 export async function credentialOf(
@@ -50,19 +62,36 @@ export async function credentialOf(
 ): Promise<Credential> {
   const found = await source.store.credentialFor(accountId, connector.name);
   if (found.state === 'connected') {
-    const expiring =
-      found.expiresAt !== null && found.expiresAt.getTime() - Date.now() <= source.refresher.marginMs;
-    if (!expiring || !isOAuthConnector(connector)) return { tokenId: found.tokenId, value: found.value };
-    return refreshed(source, accountId, connector, found.tokenId, requestId, {
-      tokenId: found.tokenId,
-      value: found.value,
-      validUntil: found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY,
-    });
+    if (!isOAuthConnector(connector)) {
+      return { tokenId: found.tokenId, value: found.value, expiresAt: found.expiresAt };
+    }
+    const due = refreshDue(found.expiresAt, source.refresher.marginMs);
+    if (due === null || due.getTime() > Date.now()) {
+      return { tokenId: found.tokenId, value: found.value, expiresAt: due };
+    }
+    const current = { tokenId: found.tokenId, value: found.value, validUntil: found.expiresAt };
+    return refreshed(source, accountId, connector, found.tokenId, requestId, current);
   }
   if (found.state === 'stale' && isOAuthConnector(connector)) {
     return refreshed(source, accountId, connector, found.tokenId, requestId, null);
   }
   throw notConnected(connector, found.state === 'stale' ? 'expired' : found.state);
+}
+
+/** When an OAuth access token is due for a refresh (null: it does not expire). */
+function refreshDue(expiresAt: Date | null, marginMs: number): Date | null {
+  return expiresAt === null ? null : new Date(expiresAt.getTime() - marginMs);
+}
+
+/** The access token found due for a refresh, usable until its own expiry if the refresh fails. */
+interface CurrentToken {
+  tokenId: string;
+  value: string;
+  validUntil: Date | null;
+}
+
+function stillValid(current: CurrentToken | null): current is CurrentToken {
+  return current !== null && (current.validUntil === null || current.validUntil.getTime() > Date.now());
 }
 
 async function refreshed(
@@ -71,23 +100,34 @@ async function refreshed(
   connector: OAuthConnector,
   staleTokenId: string | null,
   requestId: string,
-  current: (Credential & { validUntil: number }) | null,
+  current: CurrentToken | null,
 ): Promise<Credential> {
+  // The current token past its refresh point: usable for this call only (expiresAt now, so the
+  // credential cache does not keep it and the next call tries the refresh again).
+  const fallback = (token: CurrentToken): Credential => ({
+    tokenId: token.tokenId,
+    value: token.value,
+    expiresAt: new Date(),
+  });
   try {
     const outcome = await source.refresher.refresh(accountId, connector, staleTokenId, requestId);
     switch (outcome.outcome) {
       case 'fresh':
       case 'refreshed':
-        return { tokenId: outcome.tokenId, value: outcome.value };
+        return {
+          tokenId: outcome.tokenId,
+          value: outcome.value,
+          expiresAt: refreshDue(outcome.expiresAt, source.refresher.marginMs),
+        };
       case 'refused':
         throw notConnected(connector, 'needs_reconnect');
       default:
-        if (current !== null && current.validUntil > Date.now()) return current;
+        if (stillValid(current)) return fallback(current);
         throw notConnected(connector, outcome.outcome === 'not_connected' ? 'needs_reconnect' : 'expired');
     }
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError)) throw error;
-    if (current !== null && current.validUntil > Date.now()) return current;
+    if (stillValid(current)) return fallback(current);
     throw new AppError('UPSTREAM_ERROR', `${connector.displayName} could not renew the connection's token.`, {
       cause: error,
       expose: true,

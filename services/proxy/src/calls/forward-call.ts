@@ -13,7 +13,9 @@
  *    of the caller's (a bus caller sends no headers at all), redirects never followed (node's
  *    http client does not follow them), the whole call within UPSTREAM_TIMEOUT_MS (504
  *    UPSTREAM_TIMEOUT; nothing streams here, so the timer runs until the body is read), 502
- *    UPSTREAM_ERROR when the service cannot be reached or breaks off, one `proxy.call` audit event,
+ *    UPSTREAM_ERROR when the service cannot be reached or breaks off, the service's own 429 as 429
+ *    UPSTREAM_RATE_LIMITED (its Retry-After in the message), an answer declaring more than
+ *    PROXY_MAX_RESPONSE_BYTES as 502 UPSTREAM_RESPONSE_TOO_LARGE, one `proxy.call` audit event,
  *    last_used_at written in the background.
  *
  * The answer body is read up to PROXY_CALL_BODY_MAX_BYTES (then the connection is dropped),
@@ -46,7 +48,15 @@ import type { Credential } from './connection.ts';
 import { connectorNamed, credentialOf } from './connection.ts';
 import { methodChange } from './method-change.ts';
 import type { TokenRefresher } from './token-refresh.ts';
-import { CallRecord, credentialHeader, upstreamError, upstreamTarget } from './upstream.ts';
+import {
+  CallRecord,
+  credentialHeader,
+  declaredTooLarge,
+  upstreamError,
+  upstreamRateLimited,
+  upstreamTarget,
+  upstreamTooLarge,
+} from './upstream.ts';
 
 export interface ForwardCallDeps {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
@@ -56,6 +66,8 @@ export interface ForwardCallDeps {
   /** UPSTREAM_TIMEOUT_MS: the whole call, answer body included. */
   timeoutMs: number;
   bodyLimitBytes: number;
+  /** PROXY_MAX_RESPONSE_BYTES: an answer declaring more is refused unread. */
+  maxResponseBytes: number;
 }
 
 /** A path as it appears in a URL: RFC 3986 path characters and %XX escapes, nothing else. */
@@ -132,8 +144,10 @@ async function callWith(
   headers[name] = value;
   deps.store.touch(call.accountId, credential.tokenId);
   try {
-    return await send(url, call.method, headers, body, deps.timeoutMs, record);
+    return await send(url, call.method, headers, body, deps.timeoutMs, record, { connector, ...deps });
   } catch (error) {
+    // The service answered, and its answer is refused (its rate limit, its size): already recorded.
+    if (error instanceof AppError) throw error;
     const appError = upstreamError(
       connector,
       error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'broken',
@@ -154,6 +168,7 @@ async function send(
   body: Buffer | null,
   timeoutMs: number,
   record: CallRecord,
+  limits: { connector: ConnectorDefinition; maxResponseBytes: number },
 ): Promise<ProxyCallResult> {
   const signal = AbortSignal.timeout(timeoutMs);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -162,7 +177,16 @@ async function send(
     req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
     req.end(body ?? undefined);
   });
+  if (declaredTooLarge(response.headers['content-length'], limits.maxResponseBytes)) {
+    response.destroy();
+    record.failed('UPSTREAM_RESPONSE_TOO_LARGE');
+    throw upstreamTooLarge(limits.connector, limits.maxResponseBytes);
+  }
   record.answered(response.statusCode ?? 0);
+  if (response.statusCode === 429) {
+    response.resume();
+    throw upstreamRateLimited(limits.connector, response.headers['retry-after']);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;

@@ -7,6 +7,7 @@
  */
 import { AppError } from '@pag/contracts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import { retryAfterSeconds } from '../domain/retry-after.ts';
 import type { CallAudit, ForwardedCall } from './audit-call.ts';
 
 /** The connected service's host and the path called there (for the audit event: no query). */
@@ -55,6 +56,37 @@ export function upstreamError(
       expose: true,
     },
   );
+}
+
+/**
+ * The connected service's own 429, passed on as ours with its Retry-After normalised
+ * (domain/retry-after.ts): distinct from USAGE_LIMIT_EXCEEDED and RATE_LIMITED, which are this
+ * gateway's limits, so an agent knows whom it is waiting for.
+ */
+export function upstreamRateLimited(
+  connector: ConnectorDefinition,
+  retryAfter: string | string[] | undefined,
+): AppError {
+  const seconds = retryAfterSeconds(retryAfter);
+  return new AppError(
+    'UPSTREAM_RATE_LIMITED',
+    `${connector.displayName} refused the call for its own rate limit; retry after ${seconds} s.`,
+    { headers: { 'Retry-After': String(seconds) } },
+  );
+}
+
+/** An answer larger than PROXY_MAX_RESPONSE_BYTES (known from its Content-Length, or counted). */
+export function upstreamTooLarge(connector: ConnectorDefinition, limitBytes: number): AppError {
+  return new AppError(
+    'UPSTREAM_RESPONSE_TOO_LARGE',
+    `${connector.displayName}'s answer exceeds the limit of ${limitBytes} bytes.`,
+    { expose: true },
+  );
+}
+
+/** A Content-Length over the limit: the answer is refused before any of it is passed on. */
+export function declaredTooLarge(contentLength: string | undefined, limitBytes: number): boolean {
+  return contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) > limitBytes;
 }
 
 /** The audit event's facts known before the call is made. */

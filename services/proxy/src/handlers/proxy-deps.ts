@@ -13,6 +13,6 @@ export interface ProxyHandlerDeps {
   refresher: TokenRefresher;
   /** How long a connect attempt's state stays valid. */
   connectStateTtlMs: number;
-  /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS and BODY_LIMIT_BYTES. */
-  calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number };
+  /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS, BODY_LIMIT_BYTES, PROXY_MAX_RESPONSE_BYTES. */
+  calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number; maxResponseBytes: number };
 }

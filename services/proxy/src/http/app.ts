@@ -25,6 +25,8 @@ import {
 import type { Express, Response } from 'express';
 import express from 'express';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { CredentialCache } from '../calls/credential-cache.ts';
+import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
@@ -41,10 +43,17 @@ export interface ProxyAppDeps {
   gatewaySecret: string;
   introspector: TokenIntrospector;
   store: VaultStore;
+  /** Refreshes OAuth access tokens before they expire, and after a provider's 401 (calls/token-refresh.ts). */
   refresher: TokenRefresher;
+  /** Recent decrypted credentials in memory, dropped when their rows change (calls/credential-cache.ts). */
+  credentials: CredentialCache;
+  /** last_used_at, written once a second per token (calls/last-used.ts). */
+  lastUsed: LastUsedBatch;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
+  /** PROXY_MAX_RESPONSE_BYTES: the largest answer passed back. */
+  maxResponseBytes: number;
   logger: Logger;
   metrics: Metrics;
   /** Where the `proxy.call` audit event of each forwarded call goes. */
@@ -70,10 +79,11 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.use(
     forwardUpstream({
       connectors: deps.connectors,
-      store: deps.store,
       refresher: deps.refresher,
+      lastUsed: deps.lastUsed,
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,
+      maxResponseBytes: deps.maxResponseBytes,
       logger: deps.logger,
       audit: deps.audit,
     }),
@@ -82,7 +92,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   return app;
 }
 
-/** The proxy serves the contracts' connector routes (`/api/v1/services/:service/*path`) only. */
+/** The proxy serves the contracts' connector routes (`/api/v1/services/{service}/{path}`) only. */
 function proxyRoute(route: RouteDefinition): boolean {
   return route.service === 'proxy' && route.subject === null;
 }

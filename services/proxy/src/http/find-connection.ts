@@ -2,11 +2,14 @@
  * Step 5: the connector and the caller's credential for it (calls/connection.ts, shared with the
  * brain's proxy.calls.forward; an OAuth token about to expire is refreshed there): an unknown
  * name is 404, a connector not connected (or needing a reconnect) 409. A declared
- * body over BODY_LIMIT_BYTES is refused here, before anything is decrypted or sent.
+ * body over BODY_LIMIT_BYTES is refused here, before anything is decrypted or sent. A credential
+ * used within the last seconds comes from memory (calls/credential-cache.ts), not the database;
+ * an OAuth credential is kept there only until its refresh is due, so the refresh still runs.
  */
 import { AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { connectorNamed, credentialOf } from '../calls/connection.ts';
+import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
@@ -16,6 +19,7 @@ export interface FindConnectionOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
   refresher: TokenRefresher;
+  credentials: CredentialCache;
   bodyLimitBytes: number;
 }
 
@@ -31,11 +35,9 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
         `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
       );
     }
-    current.credential = await credentialOf(
-      options,
-      current.identity?.accountId ?? '',
-      connector,
-      current.requestId,
+    const accountId = current.identity?.accountId ?? '';
+    current.credential = await options.credentials.get(accountId, connector.name, () =>
+      credentialOf(options, accountId, connector, current.requestId),
     );
   };
   return (req: Request, res: Response, next: NextFunction) => {

@@ -14,11 +14,21 @@
  * once the answer has started, a failure can only cut the connection. The timeout covers the wait
  * for the answer's head only: a large answer to a slow reader is not cut off.
  *
- * last_used_at is written when the call is made, without making the caller wait. Every call
+ * Answers refused in place of the service's (refuseAnswer): its own 429 becomes 429
+ * UPSTREAM_RATE_LIMITED with its Retry-After normalised, and an answer whose Content-Length is
+ * over PROXY_MAX_RESPONSE_BYTES is 502 UPSTREAM_RESPONSE_TOO_LARGE, before anything of it is
+ * sent. An answer without a Content-Length that grows past the limit while it streams is cut
+ * (limitAnswer): its head is sent already, so the connection is closed before the end of the
+ * body and the client sees a broken answer (a chunked body without its last chunk), never a
+ * complete-looking one.
+ *
+ * last_used_at is recorded when the call is made (written in batches, calls/last-used.ts), without
+ * making the caller wait. Every call
  * forwarded yields one `proxy.call` audit event (calls/upstream.ts' CallRecord): when the answer's head arrives,
  * when the call fails, or when the client goes away before either; the answer never waits for it.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { AppError } from '@pag/contracts';
 import { toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import { FORWARDING_OPTIONS } from '@pag/kit';
@@ -26,21 +36,31 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
-import { CallRecord, credentialHeader, upstreamError, upstreamTarget } from '../calls/upstream.ts';
+import {
+  CallRecord,
+  credentialHeader,
+  declaredTooLarge,
+  upstreamError,
+  upstreamRateLimited,
+  upstreamTarget,
+  upstreamTooLarge,
+} from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
 import { isOAuthConnector } from '../oauth/provider-client.ts';
-import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
-  store: VaultStore;
   refresher: TokenRefresher;
+  lastUsed: LastUsedBatch;
   /** How long a connected service may take to start its answer; then 504. */
   timeoutMs: number;
   bodyLimitBytes: number;
+  /** The largest answer passed back (PROXY_MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
   logger: Logger;
   audit: CallAudit;
 }
@@ -109,7 +129,7 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
     });
     proxy(req, res, next).catch(next);
     // Recorded when the call is made; the caller never waits for this write.
-    options.store.touch(identity.accountId, credential.tokenId);
+    options.lastUsed.used(identity.accountId, credential.tokenId);
   };
 }
 
@@ -142,6 +162,10 @@ function connectorProxy(
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
+        if (declaredTooLarge(proxyRes.headers['content-length'], options.maxResponseBytes)) {
+          call.record.failed('UPSTREAM_RESPONSE_TOO_LARGE');
+          return refuseAnswer(proxyRes, call, upstreamTooLarge(connector, options.maxResponseBytes));
+        }
         call.record.answered(proxyRes.statusCode ?? 0);
         // The provider refused a token that had not expired: the next call refreshes it. This
         // call's body has streamed away, so it is not repeated; the agent sees the 401 and retries.
@@ -155,6 +179,13 @@ function connectorProxy(
               ),
             );
         }
+        if (proxyRes.statusCode === 429)
+          return refuseAnswer(
+            proxyRes,
+            call,
+            upstreamRateLimited(connector, proxyRes.headers['retry-after']),
+          );
+        if (proxyRes.headers['content-length'] === undefined) limitAnswer(proxyRes, call, options);
       },
       error: (error, req, res) => {
         const call = inFlight.get(req);
@@ -173,6 +204,48 @@ function connectorProxy(
         res.end(body);
       },
     },
+  });
+}
+
+/**
+ * Our error body in place of the service's answer. httpxy (http-proxy-middleware's engine) emits
+ * `proxyRes` before it copies the head and pipes the body, and does neither when the response has
+ * already ended (`res.finished`, checked right after the event: httpxy's dist/index.mjs), so
+ * ending it here is the supported way to answer instead. A 429's short body is read off so the
+ * connection to the service can be kept; an oversized one is not read at all.
+ */
+function refuseAnswer(proxyRes: IncomingMessage, call: InFlight, error: AppError): void {
+  const requestId = state(call.response).requestId;
+  call.response.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    ...error.headers,
+  });
+  call.response.end(JSON.stringify(toErrorBody(error, requestId)));
+  if (error.code === 'UPSTREAM_RATE_LIMITED') proxyRes.resume();
+  else proxyRes.destroy();
+}
+
+/**
+ * An answer of unknown length is counted as it streams; past the limit the service's answer is
+ * destroyed, which httpxy turns into destroying the client's (its `close` handler: an incomplete
+ * proxyRes destroys res), so the client's connection closes before the answer's end.
+ */
+function limitAnswer(proxyRes: IncomingMessage, call: InFlight, options: ForwardOptions): void {
+  let received = 0;
+  proxyRes.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= options.maxResponseBytes || proxyRes.destroyed) return;
+    options.logger.warn(
+      {
+        service: call.connector.name,
+        requestId: state(call.response).requestId,
+        code: 'UPSTREAM_RESPONSE_TOO_LARGE',
+        limitBytes: options.maxResponseBytes,
+      },
+      'connected service answer cut at PROXY_MAX_RESPONSE_BYTES',
+    );
+    proxyRes.destroy();
   });
 }
 

@@ -11,6 +11,7 @@ import { resolveConnectors } from '../connectors/catalogue.ts';
 import { proxyDatabase } from '../database.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { VaultStore } from '../store/vault-store.ts';
+import { VaultKeyRing } from '../vault/key-ring.ts';
 import { VaultKeyError } from '../vault/token-cipher.ts';
 import type { ProxyStore } from './store-api-key.ts';
 import { openProxyStore, storeApiKeyConnection } from './store-api-key.ts';
@@ -18,12 +19,12 @@ import { openProxyStore, storeApiKeyConnection } from './store-api-key.ts';
 let postgres: TestPostgres;
 let store: ProxyStore;
 let prisma: PrismaClient;
-const vaultKey = randomBytes(32);
+const keyRing = VaultKeyRing.single(randomBytes(32));
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
   await applyMigrations({ databaseUrl: postgres.url, ...proxyDatabase });
-  store = openProxyStore({ databaseUrl: postgres.url, vaultKey });
+  store = openProxyStore({ databaseUrl: postgres.url, keyRing });
   prisma = createPrismaClient(PrismaClient, { databaseUrl: postgres.url, schema: proxyDatabase.schema });
 }, 60_000);
 
@@ -61,7 +62,9 @@ describe('storeApiKeyConnection', () => {
     expect(await store.listTokens(accountId)).toEqual([stored.token]);
 
     const row = await prisma.vaultToken.findUniqueOrThrow({ where: { id: stored.token.id } });
-    expect(row.encryptedValue).toMatch(/^v1\./);
+    expect(row.encryptedValue).toMatch(/^v2\./);
+    expect(row.keyId).toBe(keyRing.activeId);
+    expect(row.wrappedKey).not.toContain('sk_live');
     expect(row.encryptedValue).not.toContain('sk_live');
     expect(row.accountId).toBe(accountId);
   });
@@ -113,22 +116,22 @@ describe('storeApiKeyConnection', () => {
     const accountId = randomUUID();
     await store.storeApiKeyConnection({ accountId, service: 'notion', label: 'ws', value: 'ntn_value' });
     const connectors = resolveConnectors();
-    const right = new VaultStore({ prisma, vaultKey, connectors });
+    const right = new VaultStore({ prisma, keyRing, connectors });
     expect(await right.credentialFor(accountId, 'notion')).toMatchObject({
       state: 'connected',
       value: 'ntn_value',
     });
-    const wrong = new VaultStore({ prisma, vaultKey: randomBytes(32), connectors });
+    const wrong = new VaultStore({ prisma, keyRing: VaultKeyRing.single(randomBytes(32)), connectors });
     const failure = wrong.credentialFor(accountId, 'notion');
     await expect(failure).rejects.toBeInstanceOf(VaultKeyError);
-    await expect(failure).rejects.toThrow(/VAULT_ENCRYPTION_KEY/);
+    await expect(failure).rejects.toThrow(/is not in the key ring \(VAULT_KEYS \/ VAULT_ENCRYPTION_KEY\)/);
   });
 
   test('the one-call form opens the database, stores and closes', async () => {
     const accountId = randomUUID();
     const stored = await storeApiKeyConnection(
       { accountId, service: 'figma', label: 'pat', value: 'figd_x' },
-      { databaseUrl: postgres.url, vaultKey },
+      { databaseUrl: postgres.url, keyRing },
     );
     expect(stored.service.name).toBe('figma');
     expect((await store.listConnections(accountId)).map((service) => service.name)).toEqual(['figma']);
@@ -143,7 +146,7 @@ describe('behind a busy connection pool', () => {
       maxConnections: 1,
     });
     try {
-      const vault = new VaultStore({ prisma: single, vaultKey, connectors: resolveConnectors() });
+      const vault = new VaultStore({ prisma: single, keyRing, connectors: resolveConnectors() });
       // The pool's one connection is busy for 2.5 s (a slow transaction, or a new connection to a
       // loaded database): the store's transaction can only start after it.
       const { promise: holding, resolve: held } = Promise.withResolvers<void>();

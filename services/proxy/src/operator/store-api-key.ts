@@ -2,7 +2,7 @@
  * The proxy's data for operator commands (`pnpm pag …`), without an HTTP listener: above all
  * `storeApiKeyConnection`, which connects a service for an owner with a credential the operator
  * supplies, until the OAuth connect flow exists. Needs DATABASE_URL (migrated) and the
- * deployment's VAULT_ENCRYPTION_KEY (loadVaultKey), so running replicas can decrypt what it stores.
+ * deployment's vault key ring (loadVaultKeyRing), so running replicas can decrypt what it stores.
  */
 import type { ConnectedService, VaultTokenMetadata } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
@@ -13,11 +13,14 @@ import type { ApiKeyConnectionInput } from '../domain/api-key-input.ts';
 import { parseApiKeyConnection } from '../domain/api-key-input.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { VaultStore } from '../store/vault-store.ts';
+import type { VaultKeyRing } from '../vault/key-ring.ts';
+import type { RotationReport, VaultKeyStatus } from './rotate-vault-key.ts';
+import { rotateVaultKey, vaultKeyStatus } from './rotate-vault-key.ts';
 
 export interface OpenProxyStoreOptions {
   databaseUrl: string;
-  /** VAULT_ENCRYPTION_KEY, 32 bytes (loadVaultKey reads and checks it). */
-  vaultKey: Buffer;
+  /** The vault's keys (loadVaultKeyRing reads and checks them); new values go under the active one. */
+  keyRing: VaultKeyRing;
   logger?: Logger;
 }
 
@@ -36,6 +39,13 @@ export interface ProxyStore extends AsyncDisposable {
   storeApiKeyConnection(input: ApiKeyConnectionInput): Promise<StoredConnection>;
   listConnections(accountId: string): Promise<ConnectedService[]>;
   listTokens(accountId: string): Promise<VaultTokenMetadata[]>;
+  /** Tokens per vault key id, and which keys of the ring nothing needs any more. */
+  keyStatus(): Promise<VaultKeyStatus>;
+  /** Rewraps every token not under the ring's active key, in batches (rotate-vault-key.ts). */
+  rotateKey(options?: {
+    batchSize?: number;
+    onBatch?: (rewrapped: number) => void | Promise<void>;
+  }): Promise<RotationReport>;
   close(): Promise<void>;
 }
 
@@ -46,7 +56,7 @@ export function openProxyStore(options: OpenProxyStoreOptions): ProxyStore {
     schema: proxyDatabase.schema,
     logger: options.logger,
   });
-  const store = new VaultStore({ prisma, vaultKey: options.vaultKey, connectors, logger: options.logger });
+  const store = new VaultStore({ prisma, keyRing: options.keyRing, connectors, logger: options.logger });
   const close = async () => {
     await store.close();
     await prisma.$disconnect();
@@ -56,6 +66,8 @@ export function openProxyStore(options: OpenProxyStoreOptions): ProxyStore {
       store.storeApiKeyConnection(parseApiKeyConnection(input, connectors)),
     listConnections: (accountId) => store.listConnections(accountId),
     listTokens: (accountId) => store.listTokens(accountId),
+    keyStatus: () => vaultKeyStatus(store, options.keyRing),
+    rotateKey: (rotation) => rotateVaultKey(store, options.keyRing, rotation),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -2,8 +2,10 @@
  * The proxy's data for connecting and refreshing (with store/vault-store.ts, the only modules
  * that touch the database): connect attempts (single-use state), the OAuth tokens of a
  * connection in the vault (access token and refresh token, each its own vault row under labels
- * oauth-access and oauth-refresh, encrypted by the vault's own functions), disconnecting, and
- * the one refresh at a time per connection.
+ * oauth-access and oauth-refresh, sealed like every vault value: envelope encryption under the key
+ * ring's active key, vault/token-cipher.ts, so `pag vault rotate-key` rewraps them too),
+ * disconnecting, and the one refresh at a time per connection. Every row written here is announced
+ * to the replicas' credential caches by the tables' trigger (store/credential-changes.ts).
  *
  * One refresh at a time, across every replica: `refreshUnderLock` runs in one transaction that
  * first locks the connection row (SELECT … FOR UPDATE). Whoever holds the lock re-reads the access
@@ -17,7 +19,8 @@ import { sqlPoolOf } from '@pag/kit';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { TokenSet } from '../oauth/provider-client.ts';
 import { ProviderRefusedError } from '../oauth/provider-client.ts';
-import { decryptTokenValue, encryptTokenValue } from '../vault/token-cipher.ts';
+import type { VaultKeyRing } from '../vault/key-ring.ts';
+import { openToken, sealToken } from '../vault/token-cipher.ts';
 
 export const ACCESS_LABEL = 'oauth-access';
 export const REFRESH_LABEL = 'oauth-refresh';
@@ -33,13 +36,15 @@ export interface ConnectAttemptRow {
 
 export type RefreshOutcome =
   /** Another caller refreshed meanwhile (or the token was still fresh): use it. */
-  | { outcome: 'fresh' | 'refreshed'; tokenId: string; value: string }
+  | { outcome: 'fresh' | 'refreshed'; tokenId: string; value: string; expiresAt: Date | null }
   /** Nothing to refresh with: no refresh token, or not connected (any more). */
   | { outcome: 'no_refresh' | 'not_connected' }
   | { outcome: 'refused'; error: ProviderRefusedError };
 
 interface TokenRow {
   id: string;
+  key_id: string | null;
+  wrapped_key: string | null;
   encrypted_value: string;
   expires_at: Date | null;
 }
@@ -47,12 +52,12 @@ interface TokenRow {
 export class ConnectStore {
   readonly #prisma: PrismaClient;
   readonly #sql: ReturnType<typeof sqlPoolOf>;
-  readonly #key: Buffer;
+  readonly #keys: VaultKeyRing;
 
-  constructor(options: { prisma: PrismaClient; vaultKey: Buffer }) {
+  constructor(options: { prisma: PrismaClient; keyRing: VaultKeyRing }) {
     this.#prisma = options.prisma;
     this.#sql = sqlPoolOf(options.prisma);
-    this.#key = options.vaultKey;
+    this.#keys = options.keyRing;
   }
 
   async createAttempt(stateHash: string, attempt: ConnectAttemptRow): Promise<void> {
@@ -80,7 +85,7 @@ export class ConnectStore {
     const accessId = randomUUID();
     const refreshId = randomUUID();
     const seal = (value: string, tokenId: string) =>
-      encryptTokenValue(value, this.#key, { tokenId, accountId, service });
+      sealToken(value, this.#keys, { tokenId, accountId, service });
     const now = new Date();
     await this.#prisma.$transaction(async (tx) => {
       await tx.connection.upsert({
@@ -98,7 +103,7 @@ export class ConnectStore {
           label: ACCESS_LABEL,
           kind: 'oauth2',
           scopes: tokens.scopes,
-          encryptedValue: seal(tokens.accessToken, accessId),
+          ...seal(tokens.accessToken, accessId),
           createdAt: now,
           expiresAt: tokens.expiresAt,
         },
@@ -112,7 +117,7 @@ export class ConnectStore {
             label: REFRESH_LABEL,
             kind: 'oauth2_refresh',
             scopes: tokens.scopes,
-            encryptedValue: seal(tokens.refreshToken, refreshId),
+            ...seal(tokens.refreshToken, refreshId),
             createdAt: now,
             expiresAt: null,
           },
@@ -128,13 +133,11 @@ export class ConnectStore {
   ): Promise<{ access: string | null; refresh: string | null }> {
     const rows = await this.#prisma.vaultToken.findMany({
       where: { accountId, service, label: { in: [ACCESS_LABEL, REFRESH_LABEL] } },
-      select: { id: true, label: true, encryptedValue: true },
+      select: { id: true, label: true, keyId: true, wrappedKey: true, encryptedValue: true },
     });
     const open = (label: string) => {
       const row = rows.find((item) => item.label === label);
-      return row === undefined
-        ? null
-        : decryptTokenValue(row.encryptedValue, this.#key, { tokenId: row.id, accountId, service });
+      return row === undefined ? null : openToken(row, this.#keys, { tokenId: row.id, accountId, service });
     };
     return { access: open(ACCESS_LABEL), refresh: open(REFRESH_LABEL) };
   }
@@ -177,7 +180,11 @@ export class ConnectStore {
   ): Promise<RefreshOutcome> {
     const client = await this.#sql.connect();
     const open = (row: TokenRow) =>
-      decryptTokenValue(row.encrypted_value, this.#key, { tokenId: row.id, accountId, service });
+      openToken(
+        { keyId: row.key_id, wrappedKey: row.wrapped_key, encryptedValue: row.encrypted_value },
+        this.#keys,
+        { tokenId: row.id, accountId, service },
+      );
     try {
       await client.query('BEGIN');
       const connection = await client.query<{ status: string }>(
@@ -190,7 +197,7 @@ export class ConnectStore {
         return { outcome: 'not_connected' };
       }
       const tokens = await client.query<TokenRow & { kind: string }>(
-        `SELECT id, kind::text AS kind, encrypted_value, expires_at FROM proxy.vault_tokens
+        `SELECT id, kind::text AS kind, key_id, wrapped_key, encrypted_value, expires_at FROM proxy.vault_tokens
           WHERE account_id = $1::uuid AND service = $2 AND label IN ($3, $4)`,
         [accountId, service, ACCESS_LABEL, REFRESH_LABEL],
       );
@@ -203,7 +210,7 @@ export class ConnectStore {
         access.id !== staleTokenId
       ) {
         await client.query('COMMIT');
-        return { outcome: 'fresh', tokenId: access.id, value: open(access) };
+        return { outcome: 'fresh', tokenId: access.id, value: open(access), expiresAt: access.expires_at };
       }
       if (refreshRow === undefined) {
         await client.query('ROLLBACK');
@@ -224,13 +231,15 @@ export class ConnectStore {
       }
       const accessId = randomUUID();
       const seal = (value: string, tokenId: string) =>
-        encryptTokenValue(value, this.#key, { tokenId, accountId, service });
+        sealToken(value, this.#keys, { tokenId, accountId, service });
       // The access token's row gets a new id with its new value: the ciphertext is bound to it.
+      const sealedAccess = seal(answer.accessToken, accessId);
       await client.query(
-        `INSERT INTO proxy.vault_tokens (id, account_id, service, label, kind, scopes, encrypted_value, created_at, expires_at)
-         VALUES ($1::uuid, $2::uuid, $3, $4, 'oauth2', $5::text[], $6, now(), $7)
+        `INSERT INTO proxy.vault_tokens (id, account_id, service, label, kind, scopes, key_id, wrapped_key, encrypted_value, created_at, expires_at)
+         VALUES ($1::uuid, $2::uuid, $3, $4, 'oauth2', $5::text[], $6, $7, $8, now(), $9)
          ON CONFLICT (account_id, service, label) DO UPDATE
-           SET id = EXCLUDED.id, scopes = EXCLUDED.scopes, encrypted_value = EXCLUDED.encrypted_value,
+           SET id = EXCLUDED.id, scopes = EXCLUDED.scopes, key_id = EXCLUDED.key_id,
+               wrapped_key = EXCLUDED.wrapped_key, encrypted_value = EXCLUDED.encrypted_value,
                created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, last_used_at = NULL`,
         [
           accessId,
@@ -238,17 +247,28 @@ export class ConnectStore {
           service,
           ACCESS_LABEL,
           answer.scopes,
-          seal(answer.accessToken, accessId),
+          sealedAccess.keyId,
+          sealedAccess.wrappedKey,
+          sealedAccess.encryptedValue,
           answer.expiresAt,
         ],
       );
       // An answer without a refresh token keeps the stored one (RFC 6749 §6: it may not rotate).
       if (answer.refreshToken !== null) {
         const refreshId = randomUUID();
+        const sealedRefresh = seal(answer.refreshToken, refreshId);
         await client.query(
-          `UPDATE proxy.vault_tokens SET id = $1::uuid, encrypted_value = $2, created_at = now()
-            WHERE id = $3::uuid AND account_id = $4::uuid`,
-          [refreshId, seal(answer.refreshToken, refreshId), refreshRow.id, accountId],
+          `UPDATE proxy.vault_tokens
+              SET id = $1::uuid, key_id = $2, wrapped_key = $3, encrypted_value = $4, created_at = now()
+            WHERE id = $5::uuid AND account_id = $6::uuid`,
+          [
+            refreshId,
+            sealedRefresh.keyId,
+            sealedRefresh.wrappedKey,
+            sealedRefresh.encryptedValue,
+            refreshRow.id,
+            accountId,
+          ],
         );
       }
       await client.query(
@@ -257,7 +277,12 @@ export class ConnectStore {
         [accountId, service],
       );
       await client.query('COMMIT');
-      return { outcome: 'refreshed', tokenId: accessId, value: answer.accessToken };
+      return {
+        outcome: 'refreshed',
+        tokenId: accessId,
+        value: answer.accessToken,
+        expiresAt: answer.expiresAt,
+      };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;

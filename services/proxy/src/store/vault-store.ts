@@ -2,7 +2,10 @@
  * The proxy's data (the only module that talks to Prisma): connections and vault tokens, always
  * read and written under the caller's account id (tenancy: it leads every key and every filter).
  * Token values leave this module only decrypted for a forwarded call (`credentialFor`); listings
- * select metadata columns and never the ciphertext.
+ * select metadata columns and never the ciphertext. Values are sealed under a data key of their
+ * own, wrapped by the key ring's active key (vault/token-cipher.ts); `rotateBatch` rewraps the data
+ * keys of rows under other keys, a short transaction per batch, while calls keep reading: a reader
+ * takes key id, wrapped key and value in one statement and the ring holds old and new key.
  *
  * `touch` (last_used_at) runs without making the request wait; close() waits for the writes
  * still running, so the database client can be disconnected after it.
@@ -14,7 +17,8 @@ import { sqlPoolOf } from '@pag/kit';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { ValidApiKeyConnection } from '../domain/api-key-input.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { decryptTokenValue, encryptTokenValue } from '../vault/token-cipher.ts';
+import type { VaultKeyRing } from '../vault/key-ring.ts';
+import { openToken, rewrapToken, sealToken } from '../vault/token-cipher.ts';
 
 /** What a forwarded call needs: the connection's state and, when usable, the decrypted value. */
 export type CredentialLookup =
@@ -30,14 +34,22 @@ const METADATA = {
   label: true,
   kind: true,
   scopes: true,
+  keyId: true,
   createdAt: true,
   expiresAt: true,
   lastUsedAt: true,
+  connection: { select: { status: true } },
 } as const;
+
+/** How many vault tokens are under a key-encryption key; `keyId` null: the v1 format of before. */
+export interface KeyUsage {
+  keyId: string | null;
+  tokens: number;
+}
 
 export interface VaultStoreOptions {
   prisma: PrismaClient;
-  vaultKey: Buffer;
+  keyRing: VaultKeyRing;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   logger?: Logger;
 }
@@ -45,7 +57,7 @@ export interface VaultStoreOptions {
 export class VaultStore {
   readonly #prisma: PrismaClient;
   readonly #sql: ReturnType<typeof sqlPoolOf>;
-  readonly #key: Buffer;
+  readonly #keys: VaultKeyRing;
   readonly #connectors: ReadonlyMap<string, ConnectorDefinition>;
   readonly #logger: Logger | undefined;
   readonly #pendingWrites = new Set<Promise<void>>();
@@ -53,7 +65,7 @@ export class VaultStore {
   constructor(options: VaultStoreOptions) {
     this.#prisma = options.prisma;
     this.#sql = sqlPoolOf(options.prisma);
-    this.#key = options.vaultKey;
+    this.#keys = options.keyRing;
     this.#connectors = options.connectors;
     this.#logger = options.logger;
   }
@@ -116,6 +128,8 @@ export class VaultStore {
       label: row.label,
       kind: row.kind,
       scopes: row.scopes,
+      keyId: row.keyId,
+      connectionStatus: row.connection.status,
       createdAt: row.createdAt.toISOString(),
       expiresAt: row.expiresAt?.toISOString() ?? null,
       lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
@@ -141,7 +155,9 @@ export class VaultStore {
         OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
       },
       orderBy: { createdAt: 'desc' },
-      select: { id: true, encryptedValue: true, expiresAt: true },
+      // One statement: key id, wrapped key and value of the same version of the row, even while
+      // a rotation rewraps it.
+      select: { id: true, keyId: true, wrappedKey: true, encryptedValue: true, expiresAt: true },
     });
     if (token === null) {
       // An OAuth connection whose access token expired but which can refresh is not expired.
@@ -158,19 +174,15 @@ export class VaultStore {
       );
       return { state: 'expired' };
     }
-    const value = decryptTokenValue(token.encryptedValue, this.#key, {
-      tokenId: token.id,
-      accountId,
-      service,
-    });
+    const value = openToken(token, this.#keys, { tokenId: token.id, accountId, service });
     return { state: 'connected', tokenId: token.id, value, expiresAt: token.expiresAt };
   }
 
-  /** Records that a token was used; the caller does not wait for it. */
-  touch(accountId: string, tokenId: string): void {
+  /** Records that a token was used (at `at`); the caller does not wait for it. */
+  touch(accountId: string, tokenId: string, at = new Date()): void {
     this.#background(
       this.#prisma.vaultToken
-        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: new Date() } })
+        .updateMany({ where: { id: tokenId, accountId }, data: { lastUsedAt: at } })
         .then(() => undefined),
       'last_used_at not recorded',
     );
@@ -186,7 +198,7 @@ export class VaultStore {
   ): Promise<{ service: ConnectedService; token: VaultTokenMetadata }> {
     const { accountId, service, label, value, scopes } = input;
     const id = randomUUID();
-    const encryptedValue = encryptTokenValue(value, this.#key, { tokenId: id, accountId, service });
+    const sealed = sealToken(value, this.#keys, { tokenId: id, accountId, service });
     const now = new Date();
     await this.#prisma.$transaction(async (tx) => {
       await tx.connection.upsert({
@@ -194,7 +206,7 @@ export class VaultStore {
         create: { accountId, service, status: 'connected', connectedAt: now },
         update: { status: 'connected', connectedAt: now },
       });
-      const fields = { kind: 'api_key', scopes, encryptedValue, createdAt: now, expiresAt: null } as const;
+      const fields = { kind: 'api_key', scopes, ...sealed, createdAt: now, expiresAt: null } as const;
       await tx.vaultToken.upsert({
         where: { accountId_service_label: { accountId, service, label } },
         create: { id, accountId, service, label, ...fields },
@@ -206,6 +218,56 @@ export class VaultStore {
     const token = (await this.listTokens(accountId)).find((item) => item.id === id);
     if (connected === undefined || token === undefined) throw new Error('stored connection not found again');
     return { service: connected, token };
+  }
+
+  /**
+   * Operator view, across accounts (no tenant asks this): how many tokens each key id wraps.
+   */
+  async keyUsage(): Promise<KeyUsage[]> {
+    const groups = await this.#prisma.vaultToken.groupBy({
+      by: ['keyId'],
+      _count: { _all: true },
+      orderBy: { keyId: 'asc' },
+    });
+    return groups.map((group) => ({ keyId: group.keyId, tokens: group._count._all }));
+  }
+
+  /**
+   * Rewraps up to `size` tokens not under the active key, in one short transaction that locks
+   * those rows only. FOR UPDATE waits for a write under way on a row (last_used_at, a token
+   * replaced) and then sees its new version; not SKIP LOCKED, which would pass over rows a call
+   * is touching and could end the rotation with rows left. Only data keys are unwrapped and
+   * wrapped again; a v1 value is sealed afresh. Resolves with how many were rewrapped: 0 when
+   * none is left under another key.
+   */
+  async rotateBatch(size: number): Promise<number> {
+    return this.#prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<
+        {
+          id: string;
+          account_id: string;
+          service: string;
+          key_id: string | null;
+          wrapped_key: string | null;
+          encrypted_value: string;
+        }[]
+      >`SELECT id, account_id, service, key_id, wrapped_key, encrypted_value
+          FROM proxy.vault_tokens
+         WHERE key_id IS DISTINCT FROM ${this.#keys.activeId}
+         ORDER BY id LIMIT ${size}
+           FOR UPDATE`;
+      for (const row of rows) {
+        const binding = { tokenId: row.id, accountId: row.account_id, service: row.service };
+        const sealed = {
+          keyId: row.key_id,
+          wrappedKey: row.wrapped_key,
+          encryptedValue: row.encrypted_value,
+        };
+        const rewrapped = rewrapToken(sealed, this.#keys, binding);
+        await tx.vaultToken.update({ where: { id: row.id }, data: rewrapped });
+      }
+      return rows.length;
+    });
   }
 
   /** Waits for background writes still running (before the client disconnects). */

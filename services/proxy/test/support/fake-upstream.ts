@@ -5,6 +5,8 @@
  * - /slow: nothing until `release` resolves;
  * - /hold: its head and a first 64 KiB at once, the rest only once `release` resolves;
  * - /redirect: 302 to /elsewhere on the same server (a proxy must not follow it);
+ * - /rate-limited?after=X: 429 with `Retry-After: X` (none when X is absent) and a JSON body;
+ * - /sized/<n>: n bytes with a Content-Length;
  * - /upload: resolves `firstChunk` as soon as the first body chunk arrives, then reads the rest;
  * - anything else: JSON describing the request, with a cookie and a CORS grant that the proxy
  *   must not pass on.
@@ -64,6 +66,20 @@ export class FakeUpstream implements AsyncDisposable {
         if (!res.write(Buffer.alloc(MiB, i % 256))) await once(res, 'drain');
       }
       return void res.end();
+    }
+    const sized = /\/sized\/(\d+)$/.exec(arrival.url);
+    if (sized !== null) {
+      const body = Buffer.alloc(Number(sized[1]), 'x');
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+      return void res.end(body);
+    }
+    if (arrival.url.includes('/rate-limited')) {
+      const after = new URL(arrival.url, 'http://upstream').searchParams.get('after');
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        ...(after === null ? {} : { 'retry-after': after }),
+      });
+      return void res.end(JSON.stringify({ message: 'API rate limit exceeded' }));
     }
     if (arrival.url.endsWith('/redirect')) {
       res.writeHead(302, { location: `${this.url}/elsewhere` });

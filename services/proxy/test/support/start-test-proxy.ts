@@ -19,6 +19,7 @@ import { proxyService } from '../../src/definition.ts';
 import type { ProxyStore } from '../../src/operator/store-api-key.ts';
 import { openProxyStore } from '../../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../../src/service.ts';
+import { VaultKeyRing } from '../../src/vault/key-ring.ts';
 
 export const PUBLIC_URL = 'http://gateway.test';
 export const API_AUDIENCE = `${PUBLIC_URL}/api/v1`;
@@ -34,6 +35,8 @@ export interface TestProxy extends AsyncDisposable {
   /** The operator's view of the same data, with the same vault key. */
   operator: ProxyStore;
   vaultKey: Buffer;
+  /** The proxy's key ring: vaultKey alone, under its derived id. */
+  keyRing: VaultKeyRing;
   /** Another proxy on the same database, auth and vault key, with these settings on top. */
   startAnother(env: Env): Promise<RunningProxy>;
 }
@@ -54,7 +57,8 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
         ...env,
       },
     });
-    const operator = openProxyStore({ databaseUrl: started.postgres.url, vaultKey });
+    const keyRing = VaultKeyRing.single(vaultKey);
+    const operator = openProxyStore({ databaseUrl: started.postgres.url, keyRing });
     return {
       proxy: started.service,
       auth,
@@ -63,6 +67,7 @@ export async function startTestProxy(env: Env = {}): Promise<TestProxy> {
       postgres: started.postgres,
       operator,
       vaultKey,
+      keyRing,
       startAnother: (more) => started.startReplica(more),
       [Symbol.asyncDispose]: async () => {
         await operator.close();

@@ -249,6 +249,6 @@ function nothingTo(verb: 'pause' | 'resume', row: TriggerRow): AppError {
         ? `it is stopped (${row.statusReason ?? 'by the gateway'}); resume it once that is fixed, or delete it`
         : `it is ${row.status}`;
   return new AppError('CONFLICT', `Trigger ${row.id} cannot ${verb}: ${why}.`, {
-    hint: 'Read the trigger again (GET /api/v1/triggers/:id) for its status.',
+    hint: 'Read the trigger again (GET /api/v1/triggers/{id}) for its status.',
   });
 }

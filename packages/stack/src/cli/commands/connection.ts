@@ -35,7 +35,7 @@ const connectionAdd: Command = {
     if (value === '') throw new CliError('the key is read from standard input, which was empty');
     await using store = openProxyStore({
       databaseUrl: context.databaseUrl,
-      vaultKey: await context.vaultKey(),
+      keyRing: await context.vaultKeys(),
       logger: context.logger,
     });
     const stored = await store.storeApiKeyConnection({
@@ -59,7 +59,7 @@ const connectionList: Command = {
     const account = await owner(context);
     await using store = openProxyStore({
       databaseUrl: context.databaseUrl,
-      vaultKey: await context.vaultKey(),
+      keyRing: await context.vaultKeys(),
       logger: context.logger,
     });
     const [services, tokens] = await Promise.all([

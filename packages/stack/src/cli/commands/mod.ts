@@ -14,6 +14,7 @@ import { ownerCreate } from './owner-create.ts';
 import { personaCommands } from './persona.ts';
 import { tokenCommands } from './token.ts';
 import { triggerCommands } from './trigger.ts';
+import { vaultCommands } from './vault.ts';
 
 /** Every `pag` command, in the order `pag help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -31,5 +32,6 @@ export const COMMANDS: readonly Command[] = [
   auditList,
   auditVerify,
   keysRotate,
+  ...vaultCommands,
   clientList,
 ];
