@@ -104,7 +104,13 @@ test('connected with `pag connection add`: calls carry the owner’s key, never 
 
   const context = GatewayContext.parse(await (await call('/api/v1/gateway/context')).json());
   expect(context.services).toEqual([
-    { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: expect.any(String) },
+    {
+      name: 'github',
+      displayName: 'GitHub',
+      status: 'connected',
+      health: 'healthy',
+      connectedAt: expect.any(String),
+    },
   ]);
   const listed = await pag('connection', 'list', '--owner', OWNER.email);
   expect(listed.out.join('\n')).toMatch(/^github\tconnected/m);

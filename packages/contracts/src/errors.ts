@@ -124,6 +124,14 @@ export const ErrorCatalogue = {
     status: 504,
     hint: 'The service behind this endpoint did not answer in time; retry later.',
   },
+  CONNECTOR_NOT_CONFIGURED: {
+    status: 409,
+    hint: 'This deployment has no OAuth client for the connector; the operator sets its client id and secret (CONNECTOR_CLIENTS).',
+  },
+  CONNECT_FAILED: {
+    status: 400,
+    hint: 'The connect flow expired, was used already, came from another session or was declined; start it again from /dashboard/services.',
+  },
   UPSTREAM_RATE_LIMITED: {
     status: 429,
     hint: "The connected service's own rate limit, not this gateway's: wait for the time given in Retry-After.",

@@ -1,4 +1,5 @@
 export { AGENT_CONDUCT_RULE, API_PREFIX } from './api.ts';
+export { PROVIDERS, providerNamed } from './connectors/catalogue.ts';
 export type {
   Access,
   ConnectorAccess,
@@ -12,7 +13,16 @@ export {
   ConnectorAccessTable,
   connectorAccess,
   methodOverrideIn,
+  operationResource,
 } from './connectors/connector-access.ts';
+export type {
+  ConnectorOperation,
+  OAuth2Auth,
+  ProviderDefinition,
+  ProviderInput,
+} from './connectors/provider-definition.ts';
+export { isLoopbackHost, providerSchema } from './connectors/provider-definition.ts';
+export { SCOPE_SET_RESOURCES, scopeSetGrants } from './connectors/scope-sets.ts';
 export type {
   AnyEndpoint,
   Endpoint,
@@ -33,6 +43,7 @@ export {
   endpointOf,
   GatewayEndpoints,
   ProxyEndpoints,
+  ProxyOwnerEndpoints,
   TriggerEndpoints,
   TriggerOwnerEndpoints,
 } from './endpoints/endpoint-list.ts';
@@ -197,9 +208,16 @@ export {
   PresenceRequest,
 } from './schemas/presence.ts';
 export {
+  ConnectApiKey,
+  ConnectDone,
   ConnectedService,
+  ConnectFinish,
   Connector,
   ConnectorList,
+  ConnectStart,
+  ConnectStarted,
+  Disconnect,
+  OwnerConnectors,
   ServiceList,
   VaultTokenList,
   VaultTokenMetadata,
@@ -280,6 +298,7 @@ export {
   NATS_USERS,
   natsInboxPrefix,
   PresenceSubjects,
+  ProxyOwnerSubjects,
   ProxySubjects,
   presenceSubject,
   QueueGroups,

@@ -13,6 +13,7 @@ import {
   GatewaySubjects,
   NATS_USERS,
   PresenceSubjects,
+  ProxyOwnerSubjects,
   ProxySubjects,
   presenceSubject,
   SubjectTable,
@@ -28,7 +29,7 @@ const requestSubjects = {
     ...prefixKeys('service', BrainServiceSubjects),
     ...prefixKeys('owner', BrainOwnerSubjects),
   },
-  proxy: ProxySubjects,
+  proxy: { ...ProxySubjects, ...prefixKeys('owner', ProxyOwnerSubjects) },
   trigger: { ...TriggerSubjects, ...prefixKeys('owner', TriggerOwnerSubjects) },
   audit: AuditSubjects,
 };

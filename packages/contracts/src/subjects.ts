@@ -27,6 +27,7 @@
  * | proxy.services.list            | request | gateway → proxy     | GET  /api/v1/services (and context)|
  * | proxy.vault-tokens.list        | request | gateway → proxy     | GET  /api/v1/vault/tokens         |
  * | proxy.connectors.list          | request | gateway → proxy     | GET  /api/v1/connectors           |
+ * | proxy.owner-connect<ors>.<verb> | request | auth → proxy        | the dashboard's services page: list, connect (OAuth start/finish, API key), disconnect |
  * | trigger.triggers.create        | request | gateway → trigger   | POST /api/v1/triggers             |
  * | trigger.triggers.list          | request | gateway → trigger   | GET  /api/v1/triggers             |
  * | trigger.triggers.get           | request | gateway → trigger   | GET  /api/v1/triggers/:id         |
@@ -56,6 +57,7 @@ import {
   EndpointList,
   GatewayEndpoints,
   ProxyEndpoints,
+  ProxyOwnerEndpoints,
   TriggerEndpoints,
   TriggerOwnerEndpoints,
 } from './endpoints/endpoint-list.ts';
@@ -71,6 +73,7 @@ export const BrainSubjects = subjectsOf(BrainEndpoints);
 export const BrainOwnerSubjects = subjectsOf(BrainOwnerEndpoints);
 export const BrainServiceSubjects = subjectsOf(BrainServiceEndpoints);
 export const ProxySubjects = subjectsOf(ProxyEndpoints);
+export const ProxyOwnerSubjects = subjectsOf(ProxyOwnerEndpoints);
 export const TriggerSubjects = subjectsOf(TriggerEndpoints);
 export const TriggerOwnerSubjects = subjectsOf(TriggerOwnerEndpoints);
 export const AuditSubjects = subjectsOf(AuditEndpoints);

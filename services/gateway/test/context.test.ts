@@ -52,7 +52,13 @@ const brainContext: BrainContext = {
 };
 const services: ServiceList = {
   services: [
-    { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: '2026-11-01T10:00:00.000Z' },
+    {
+      name: 'github',
+      displayName: 'GitHub',
+      status: 'connected',
+      health: 'healthy',
+      connectedAt: '2026-11-01T10:00:00.000Z',
+    },
   ],
 };
 

@@ -33,7 +33,7 @@ describe('proxy config', () => {
       publicUrl: 'https://gateway.example.com',
       upstreamTimeoutMs: 8_000,
       bodyLimitBytes: 10 * 1024 * 1024,
-      connectorBaseUrls: { github: 'http://127.0.0.1:9000/' },
+      connectors: expect.objectContaining({ baseUrls: { github: 'http://127.0.0.1:9000/' } }),
       introspection: { clientId: 'proxy', clientSecret: 'a-secret', cacheMs: 5_000 },
     });
     expect(config.keyRing.active).toHaveLength(32);

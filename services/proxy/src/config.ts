@@ -7,10 +7,13 @@
  * every token itself); CONNECTOR_BASE_URLS is a JSON object naming known connectors with absolute
  * http(s) URLs; the upstream timeout stays a timeout. Every bad key is listed at once.
  */
+
+import { providerSchema } from '@pag/contracts';
 import type { Env } from '@pag/kit';
 import {
   databaseEnv,
   defineConfig,
+  envBoolean,
   envGatewaySecret,
   envMilliseconds,
   envOrigin,
@@ -121,6 +124,37 @@ const BaseUrlOverrides = z
     ),
   );
 
+const JsonText = (example: string) =>
+  z.string().transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `must be JSON such as ${example}` });
+      return z.NEVER;
+    }
+  });
+
+const Client = z.object({ clientId: z.string().min(1).max(500), clientSecret: z.string().min(1).max(2000) });
+
+/** This deployment's OAuth clients by connector name (catalogue or CONNECTOR_CUSTOM names). */
+const Clients = JsonText('{"github":{"clientId":"…","clientSecret":"…"}}').pipe(z.record(z.string(), Client));
+
+/**
+ * The deployment's own OAuth 2.0 connectors: each a full definition (the catalogue's schema)
+ * with its client; every URL https unless CONNECTOR_ALLOW_LOOPBACK (tests) lets loopback use http.
+ */
+function customConnectors(raw: unknown, allowLoopback: boolean) {
+  return z
+    .array(z.intersection(providerSchema({ allowLoopback }), z.object({ client: Client })))
+    .max(50)
+    .refine((list) => new Set(list.map((item) => item.name)).size === list.length, 'names must be unique')
+    .refine(
+      (list) => list.every((item) => !CONNECTOR_NAMES.includes(item.name)),
+      'a name of the catalogue cannot be reused',
+    )
+    .safeParse(raw);
+}
+
 export const proxyConfig = defineConfig({
   env: {
     PORT: envPort(8082),
@@ -142,6 +176,11 @@ export const proxyConfig = defineConfig({
       .min(1024)
       .max(100 * 1024 * 1024)
       .default(10 * 1024 * 1024),
+    CONNECTOR_CLIENTS: Clients.default({}),
+    CONNECTOR_CUSTOM: JsonText('[{"name":"acme","displayName":"Acme",…}]').default([]),
+    CONNECTOR_ALLOW_LOOPBACK: envBoolean(false),
+    TOKEN_REFRESH_MARGIN_MS: envMilliseconds(60_000),
+    CONNECT_STATE_TTL_MS: envMilliseconds(10 * 60_000),
     PROXY_MAX_RESPONSE_BYTES: z.coerce
       .number()
       .int()
@@ -149,7 +188,21 @@ export const proxyConfig = defineConfig({
       .max(1024 * 1024 * 1024)
       .default(64 * 1024 * 1024),
   },
-  checks: [natsCheck, vaultCheck],
+  checks: [
+    natsCheck,
+    vaultCheck,
+    (env, issue) => {
+      const parsed = customConnectors(env.CONNECTOR_CUSTOM, env.CONNECTOR_ALLOW_LOOPBACK);
+      if (!parsed.success) {
+        for (const problem of parsed.error.issues)
+          issue('CONNECTOR_CUSTOM', `${problem.path.join('.') || 'list'}: ${problem.message}`);
+      }
+      const known = [...CONNECTOR_NAMES, ...(parsed.data ?? []).map((item) => item.name)];
+      for (const name of Object.keys(env.CONNECTOR_CLIENTS)) {
+        if (!known.includes(name)) issue('CONNECTOR_CLIENTS', `names no connector: ${name}`);
+      }
+    },
+  ],
   from: (env) => ({
     ...processFrom(env),
     /** The HTTP port the gateway forwards /api/v1/services/* to; 0 picks a free one. */
@@ -173,12 +226,20 @@ export const proxyConfig = defineConfig({
       cacheMs: env.INTROSPECTION_CACHE_MS,
       tokenTagKeys: env.TOKEN_TAG_KEYS,
     },
-    /** Base URLs by connector name, replacing the catalogue's (tests, staging). */
-    connectorBaseUrls: env.CONNECTOR_BASE_URLS,
     /** A connected service that has not started its answer within this long is a 504. */
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
     /** Largest request body forwarded to a connected service. */
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    /** The catalogue's settings here: base URLs, OAuth clients, the deployment's own connectors. */
+    connectors: {
+      baseUrls: env.CONNECTOR_BASE_URLS,
+      clients: env.CONNECTOR_CLIENTS,
+      custom: customConnectors(env.CONNECTOR_CUSTOM, env.CONNECTOR_ALLOW_LOOPBACK).data ?? [],
+    },
+    /** An OAuth access token expiring within this long is refreshed before a call. */
+    refreshMarginMs: env.TOKEN_REFRESH_MARGIN_MS,
+    /** How long the state of a connect flow stays valid. */
+    connectStateTtlMs: env.CONNECT_STATE_TTL_MS,
     /** Largest answer of a connected service passed back (502 UPSTREAM_RESPONSE_TOO_LARGE past it). */
     maxResponseBytes: env.PROXY_MAX_RESPONSE_BYTES,
   }),

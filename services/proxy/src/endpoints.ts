@@ -6,7 +6,8 @@
 import type { AnyEndpoint } from '@pag/contracts';
 import type { EndpointHandler } from '@pag/kit';
 import { callForward } from './handlers/call-forward.ts';
-import { connectorsList } from './handlers/connectors-list.ts';
+import { connectorsList, ownerConnectorsList } from './handlers/connectors-list.ts';
+import { connectFinish, connectionRemove, connectKey, connectStart } from './handlers/owner-connect.ts';
 import type { ProxyHandlerDeps } from './handlers/proxy-deps.ts';
 import { servicesList } from './handlers/services-list.ts';
 import { vaultTokensList } from './handlers/vault-tokens-list.ts';
@@ -16,4 +17,9 @@ export const proxyEndpoints: readonly EndpointHandler<AnyEndpoint, ProxyHandlerD
   vaultTokensList,
   connectorsList,
   callForward,
+  ownerConnectorsList,
+  connectStart,
+  connectFinish,
+  connectKey,
+  connectionRemove,
 ];

@@ -11,13 +11,15 @@ import type { ConnectorDefinition } from './connectors/catalogue.ts';
  */
 export function notConnected(
   connector: ConnectorDefinition,
-  connection: 'missing' | 'expired' | 'error',
+  connection: 'missing' | 'expired' | 'error' | 'needs_reconnect',
 ): AppError {
   const reason =
     connection === 'missing'
       ? `${connector.displayName} is not connected to this account.`
-      : `The ${connector.displayName} connection of this account has ${connection === 'expired' ? 'expired' : 'failed'}.`;
+      : connection === 'needs_reconnect'
+        ? `${connector.displayName} refused to renew this account's connection.`
+        : `The ${connector.displayName} connection of this account has ${connection === 'expired' ? 'expired' : 'failed'}.`;
   return new AppError('SERVICE_NOT_CONNECTED', reason, {
-    hint: `The owner must ${connection === 'missing' ? 'connect' : 'reconnect'} ${connector.displayName} (${connector.name}) before agents can call it; GET /api/v1/services lists the connected services.`,
+    hint: `The owner must ${connection === 'missing' ? 'connect' : 'reconnect'} ${connector.displayName} (${connector.name}) before agents can call it (on /dashboard/services); GET /api/v1/services lists the connected services and their health.`,
   });
 }

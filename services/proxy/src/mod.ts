@@ -1,7 +1,7 @@
 export type { ProxyConfig } from './config.ts';
 export { loadProxyConfig, loadVaultKeyRing, proxyConfig } from './config.ts';
 export type { ConnectorDefinition, CredentialPlacement } from './connectors/catalogue.ts';
-export { CONNECTORS } from './connectors/catalogue.ts';
+export { CONNECTOR_NAMES } from './connectors/catalogue.ts';
 export { proxyDatabase } from './database.ts';
 export { proxyService } from './definition.ts';
 export type { ApiKeyConnectionInput } from './domain/api-key-input.ts';

@@ -21,12 +21,14 @@ import {
 import { callAudit } from './calls/audit-call.ts';
 import { CredentialCache } from './calls/credential-cache.ts';
 import { LastUsedBatch } from './calls/last-used.ts';
+import { TokenRefresher } from './calls/token-refresh.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
+import { ConnectStore } from './store/connect-store.ts';
 import { followCredentialChanges } from './store/credential-changes.ts';
 import { VaultStore } from './store/vault-store.ts';
 
@@ -38,6 +40,11 @@ export interface RunningProxy extends AsyncDisposable {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
+  /**
+   * The credentials this replica holds in memory (calls/credential-cache.ts): tests that change
+   * rows behind its back wait on it until the change has been heard.
+   */
+  readonly credentials: CredentialCache;
   close(): Promise<void>;
 }
 
@@ -48,13 +55,21 @@ function internalUrl(host: string, port: number): string {
 
 export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   const { config, bus, logger, metrics } = deps;
-  const connectors = resolveConnectors(config.connectorBaseUrls);
+  const connectors = resolveConnectors(config.connectors);
   const prisma = createPrismaClient(PrismaClient, {
     databaseUrl: config.databaseUrl,
     schema: proxyDatabase.schema,
     logger,
   });
   const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors, logger });
+  const connect = new ConnectStore({ prisma, keyRing: config.keyRing });
+  const refresher = new TokenRefresher({
+    store: connect,
+    bus,
+    logger,
+    marginMs: config.refreshMarginMs,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
   const server = createServer({
     // Uploads stream through; the gateway bounds the whole request first (REQUEST_TIMEOUT_MS).
     requestTimeout: 60_000,
@@ -87,6 +102,9 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         deps: {
           store,
           connectors,
+          connect,
+          refresher,
+          connectStateTtlMs: config.connectStateTtlMs,
           calls: {
             audit,
             timeoutMs: config.upstreamTimeoutMs,
@@ -104,6 +122,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       gatewaySecret: config.gatewaySecret,
       introspector: introspection,
       store,
+      refresher,
       credentials,
       lastUsed,
       connectors,
@@ -131,11 +150,12 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     // The brain's calls under way finish before their audit events are waited for.
     await closeSubscriptions(subscriptions);
     await audit.close();
+    await refresher.close();
     await introspection?.close();
     await changes?.close();
     lastUsed.flush();
     await store.close();
     await prisma.$disconnect();
   };
-  return { url, port, server, close, [Symbol.asyncDispose]: close };
+  return { url, port, server, credentials, close, [Symbol.asyncDispose]: close };
 }

@@ -14,7 +14,7 @@ import {
   VaultTokenList,
 } from '@pag/contracts';
 import { createPrismaClient } from '@pag/kit';
-import { CONNECTORS } from '../src/connectors/catalogue.ts';
+import { CONNECTOR_NAMES } from '../src/connectors/catalogue.ts';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
@@ -46,9 +46,7 @@ describe('a fresh account', () => {
     expect(ServiceList.parse(await ask(ProxySubjects.servicesList, account))).toEqual({ services: [] });
     expect(VaultTokenList.parse(await ask(ProxySubjects.vaultTokensList, account))).toEqual({ tokens: [] });
     const { connectors } = ConnectorList.parse(await ask(ProxySubjects.connectorsList, account));
-    expect(connectors.map((connector) => connector.name)).toEqual(
-      CONNECTORS.map((connector) => connector.name),
-    );
+    expect(connectors.map((connector) => connector.name)).toEqual(CONNECTOR_NAMES);
     expect(connectors.every((connector) => !connector.connected)).toBe(true);
     expect(connectors.find((connector) => connector.name === 'figma')).toEqual({
       name: 'figma',
@@ -57,6 +55,9 @@ describe('a fresh account', () => {
       connected: false,
       resources: ['me', 'files', 'images', 'teams', 'projects'],
       readAccess: expect.stringContaining('GET and HEAD'),
+      connection: 'not_connected',
+      canConnect: true,
+      authorizationOrigin: null,
     });
     expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
       'chat.postMessage',
@@ -98,9 +99,27 @@ describe('services', () => {
       await db.$disconnect();
     }
     expect(ServiceList.parse(await ask(ProxySubjects.servicesList, account)).services).toEqual([
-      { name: 'figma', displayName: 'Figma', status: 'expired', connectedAt: '2026-11-24T09:05:00.050Z' },
-      { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: '1999-12-31T23:59:59.999Z' },
-      { name: 'slack', displayName: 'Slack', status: 'error', connectedAt: '2026-03-04T05:06:07.000Z' },
+      {
+        name: 'figma',
+        displayName: 'Figma',
+        status: 'expired',
+        health: 'needs_reconnect',
+        connectedAt: '2026-11-24T09:05:00.050Z',
+      },
+      {
+        name: 'github',
+        displayName: 'GitHub',
+        status: 'connected',
+        health: 'healthy',
+        connectedAt: '1999-12-31T23:59:59.999Z',
+      },
+      {
+        name: 'slack',
+        displayName: 'Slack',
+        status: 'error',
+        health: 'needs_reconnect',
+        connectedAt: '2026-03-04T05:06:07.000Z',
+      },
     ]);
   });
 });
@@ -126,7 +145,13 @@ describe('tenancy', () => {
     const servicesA = ServiceList.parse(await ask(ProxySubjects.servicesList, accountA));
     const servicesB = ServiceList.parse(await ask(ProxySubjects.servicesList, accountB));
     expect(servicesA.services).toEqual([
-      { name: 'github', displayName: 'GitHub', status: 'connected', connectedAt: expect.any(String) },
+      {
+        name: 'github',
+        displayName: 'GitHub',
+        status: 'connected',
+        health: 'healthy',
+        connectedAt: expect.any(String),
+      },
     ]);
     expect(servicesB.services.map((service) => service.name)).toEqual(['notion']);
   });

@@ -16,6 +16,7 @@ describeSchemaChecks({
   },
   migrations: [
     '20261124000000_proxy_init',
+    '20261124180000_connect_flow',
     '20261124190000_proxy_credential_changes',
     '20261124200000_vault_envelope',
   ],

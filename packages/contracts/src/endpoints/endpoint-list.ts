@@ -54,7 +54,18 @@ import {
   ProviderSettings,
 } from '../schemas/brain-owner.ts';
 import { ResourceId } from '../schemas/common.ts';
-import { ConnectorList, ServiceList, VaultTokenList } from '../schemas/proxy.ts';
+import {
+  ConnectApiKey,
+  ConnectDone,
+  ConnectFinish,
+  ConnectorList,
+  ConnectStart,
+  ConnectStarted,
+  Disconnect,
+  OwnerConnectors,
+  ServiceList,
+  VaultTokenList,
+} from '../schemas/proxy.ts';
 import {
   AgentGrant,
   AgentGrantQuery,
@@ -400,6 +411,49 @@ export const ProxyEndpoints = {
   }),
 } as const;
 
+/**
+ * Answered by the proxy for the auth service's dashboard (/dashboard/services): the signed-in
+ * owner's account is in every message (as the brain's owner endpoints). The proxy owns the
+ * vault and every call to a provider; the dashboard owns the owner's session (docs/adr/0065).
+ */
+export const ProxyOwnerEndpoints = {
+  connectorsList: defineEndpoint({
+    subject: 'proxy.owner-connectors.list',
+    from: 'auth',
+    to: 'proxy',
+    request: OwnerConnectors,
+    reply: ConnectorList,
+  }),
+  connectStart: defineEndpoint({
+    subject: 'proxy.owner-connect.start',
+    from: 'auth',
+    to: 'proxy',
+    request: ConnectStart,
+    reply: ConnectStarted,
+  }),
+  connectFinish: defineEndpoint({
+    subject: 'proxy.owner-connect.finish',
+    from: 'auth',
+    to: 'proxy',
+    request: ConnectFinish,
+    reply: ConnectDone,
+  }),
+  connectApiKey: defineEndpoint({
+    subject: 'proxy.owner-connect.api-key',
+    from: 'auth',
+    to: 'proxy',
+    request: ConnectApiKey,
+    reply: ConnectDone,
+  }),
+  disconnect: defineEndpoint({
+    subject: 'proxy.owner-connect.disconnect',
+    from: 'auth',
+    to: 'proxy',
+    request: Disconnect,
+    reply: ConnectDone,
+  }),
+} as const;
+
 const TriggerId = z.object({ id: z.string() });
 
 /** Answered by the trigger service: an agent's routes. */
@@ -548,6 +602,7 @@ export const EndpointList: readonly AnyEndpoint[] = [
   ...Object.values(BrainServiceEndpoints),
   ...Object.values(BrainOwnerEndpoints),
   ...Object.values(ProxyEndpoints),
+  ...Object.values(ProxyOwnerEndpoints),
   ...Object.values(TriggerEndpoints),
   ...Object.values(TriggerOwnerEndpoints),
   ...Object.values(AuditEndpoints),

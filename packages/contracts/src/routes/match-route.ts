@@ -6,7 +6,7 @@
  * percent-encoding; the rest-of-path parameter stays encoded because it is forwarded as is.
  */
 import type { Access } from '../connectors/connector-access.ts';
-import { accessOf } from '../connectors/connector-access.ts';
+import { accessOf, operationResource } from '../connectors/connector-access.ts';
 import { SCOPE_NAME_PATTERN } from '../scopes/scope-grammar.ts';
 import { type CompiledPath, compilePath, decodeSegment, isSafeRestOfPath } from './route-path.ts';
 import { RouteTable } from './route-table.ts';
@@ -128,6 +128,19 @@ function restOfPathOf(route: RouteDefinition, params: RouteParams): string | und
   return name === null ? undefined : params[name];
 }
 
+/**
+ * The sub-scope resource of a request: an operation its connector lists names its own (Google
+ * Calendar's POST freeBusy is `freebusy`), else the first segment of the rest of the path.
+ */
+function resourceFor(route: RouteDefinition, params: RouteParams, method: string): string | null {
+  const rest = restOfPathOf(route, params);
+  if (route.access === 'connector' && rest !== undefined) {
+    const listed = operationResource(params.service ?? '', method, rest);
+    if (listed !== undefined) return listed;
+  }
+  return resourceOf(rest);
+}
+
 /** Read or write for this request: by its method, or as the connector of a proxy route classifies it. */
 function requestAccess(route: RouteDefinition, params: RouteParams, method: string): Access {
   if (route.access === 'connector') {
@@ -151,7 +164,7 @@ export function requiredScope(
   return route.scope.replace(/(:?)\{(\w+)\}/g, (_whole, colon: string, name: string) => {
     if (name === 'access') return `${colon}${requestAccess(route, params, method)}`;
     if (name === 'resource') {
-      const resource = resourceOf(restOfPathOf(route, params));
+      const resource = resourceFor(route, params, method);
       return resource === null ? '' : `${colon}${resource}`;
     }
     const value = params[name];

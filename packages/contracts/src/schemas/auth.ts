@@ -59,7 +59,7 @@ export const HandshakeCreateRequest = z
       .max(HANDSHAKE_SCOPES.length)
       .refine((scopes) => new Set(scopes).size === scopes.length, { message: 'Each scope may appear once.' })
       .describe(
-        'What the agent asks for: read (read-only access to knowledge and services), professional (profile resources), availability (availability resources).',
+        "What the agent asks for: read (read-only access to knowledge and services), professional (the owner's GitHub user, Microsoft 365 and Slack profiles), availability (Google Calendar free/busy and the Microsoft 365 schedule, not the events).",
       )
       .meta({ uniqueItems: true, examples: [['read', 'availability']] }),
     message: plainText(500)

@@ -11,8 +11,15 @@ export const ConnectedService = z
     name: ServiceName,
     displayName: z.string().meta({ examples: ['GitHub'] }),
     status: z
-      .enum(['connected', 'expired', 'error'])
-      .describe('expired or error: the owner must reconnect it before calls succeed.'),
+      .enum(['connected', 'expired', 'error', 'needs_reconnect'])
+      .describe(
+        'expired, error or needs_reconnect (the provider refused to refresh its token): the owner must reconnect it before calls succeed.',
+      ),
+    health: z
+      .enum(['healthy', 'needs_reconnect'])
+      .describe(
+        'healthy: calls can succeed; needs_reconnect: the owner must reconnect it (dashboard, /dashboard/services).',
+      ),
     connectedAt: Timestamp,
   })
   .describe('A third-party account the owner connected.');
@@ -26,7 +33,9 @@ export const VaultTokenMetadata = z
     id: ResourceId,
     service: ServiceName,
     label: z.string(),
-    kind: z.enum(['oauth2', 'api_key']),
+    kind: z
+      .enum(['oauth2', 'oauth2_refresh', 'api_key'])
+      .describe('oauth2: an access token; oauth2_refresh: the refresh token that renews it; api_key: a key.'),
     scopes: z.array(z.string()).describe('Scopes granted by the third party.'),
     keyId: z
       .string()
@@ -61,9 +70,81 @@ export const Connector = z
       .describe(
         'What read access (read, services:read, services:{name}:read) lets an agent do here; anything else needs write.',
       ),
+    connection: z
+      .enum(['not_connected', 'healthy', 'needs_reconnect'])
+      .describe("The caller's owner's connection to it."),
+    canConnect: z
+      .boolean()
+      .describe(
+        'Whether the owner can connect it now: an API key always; OAuth only when this deployment has a client for it.',
+      ),
+    authorizationOrigin: z
+      .string()
+      .nullable()
+      .describe(
+        "OAuth: the origin of the provider's authorization endpoint, where connecting sends the owner's browser.",
+      ),
   })
   .describe('A kind of third-party service the owner can connect.');
 export type Connector = z.infer<typeof Connector>;
 
 export const ConnectorList = z.object({ connectors: z.array(Connector) });
 export type ConnectorList = z.infer<typeof ConnectorList>;
+
+// The owner's connect flow, asked by the auth service's dashboard (/dashboard/services) --------
+
+const Account = z.uuid();
+
+/** What the state of a connect attempt is bound to besides the account: the owner's session. */
+const SessionBinding = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/)
+  .describe(
+    "SHA-256 (base64url) of the owner's dashboard session: the callback must come from the same session.",
+  );
+
+export const OwnerConnectors = z.object({ accountId: Account });
+export type OwnerConnectors = z.infer<typeof OwnerConnectors>;
+
+export const ConnectStart = z.object({
+  accountId: Account,
+  service: ServiceName,
+  sessionBinding: SessionBinding,
+  /** The dashboard's callback (`${PUBLIC_URL}/dashboard/services/callback`). */
+  redirectUri: z.url(),
+});
+export type ConnectStart = z.infer<typeof ConnectStart>;
+
+export const ConnectStarted = z.object({
+  /** Where the owner's browser goes next: the provider's authorization endpoint. */
+  authorizationUrl: z.url(),
+});
+export type ConnectStarted = z.infer<typeof ConnectStarted>;
+
+export const ConnectFinish = z.object({
+  accountId: Account,
+  sessionBinding: SessionBinding,
+  state: z.string().min(1).max(200),
+  /** The provider's answer: a code, or its error (access_denied, …). */
+  code: z.string().min(1).max(4000).nullable(),
+  error: z.string().max(200).nullable(),
+});
+export type ConnectFinish = z.infer<typeof ConnectFinish>;
+
+export const ConnectApiKey = z.object({
+  accountId: Account,
+  service: ServiceName,
+  key: z.string().min(1).max(4000),
+});
+export type ConnectApiKey = z.infer<typeof ConnectApiKey>;
+
+export const Disconnect = z.object({ accountId: Account, service: ServiceName });
+export type Disconnect = z.infer<typeof Disconnect>;
+
+export const ConnectDone = z.object({
+  service: ServiceName,
+  displayName: z.string(),
+  /** Disconnect: whether the provider confirmed the revocation (false: it offers none, or failed). */
+  revoked: z.boolean().optional(),
+});
+export type ConnectDone = z.infer<typeof ConnectDone>;

@@ -9,12 +9,14 @@
  * they are the scopes an agent may ask for in a handshake):
  * - `read`: read-only access to the owner's data: the knowledge base and every connected service,
  *   read only. No chat, no writes.
- * - `professional`: the owner's professional profile: the `profile` resource of every connected
- *   service (`services:{name}:profile:read`, e.g. a LinkedIn or GitHub profile), read only.
- * - `availability`: when the owner is free: the `availability` resource of every connected service
- *   (`services:{name}:availability:read`, e.g. a calendar's free/busy), read only.
+ * - `professional`: the owner's professional profile: the profile resources of the connectors
+ *   that have one (GitHub `user`, Microsoft 365 `profile`, Slack `profile`), read only.
+ * - `availability`: when the owner is busy: the free/busy resources of the calendars (Google
+ *   Calendar `freebusy`, Microsoft 365 `schedule`), read only.
+ *   Both lists are connectors/scope-sets.ts, checked against the connector catalogue by a test.
  * Write never implies read: `services:{name}:write` lets an agent change data it may not read.
  */
+import { scopeSetGrants } from '../connectors/scope-sets.ts';
 import { SCOPE_NAME_PATTERN, tryParseScope } from './scope-grammar.ts';
 
 interface CatalogueEntry {
@@ -43,13 +45,14 @@ export const ScopeCatalogue = {
     grants: ['knowledge', 'services:*:*:read'],
   },
   professional: {
-    description: "Read the owner's professional profile: the profile resource of every connected service.",
-    grants: ['services:*:profile:read'],
+    description:
+      "Read the owner's professional profile: the GitHub user, the Microsoft 365 profile and the Slack profile.",
+    grants: scopeSetGrants('professional'),
   },
   availability: {
     description:
-      "Read the owner's availability: the availability resource of every connected service (e.g. calendar free/busy).",
-    grants: ['services:*:availability:read'],
+      "Read when the owner is busy: Google Calendar's free/busy query and Microsoft 365's schedule query, not the events.",
+    grants: scopeSetGrants('availability'),
   },
   'services:*': {
     description: 'Read and write every connected service.',

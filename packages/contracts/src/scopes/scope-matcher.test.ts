@@ -105,24 +105,37 @@ describe('scopeGrants: the handshake bundles', () => {
     ]);
   });
 
-  test('professional is the profile resource of every service', () => {
-    expect(
-      every(['professional'], ['services:linkedin:profile:read', 'services:github:profile:read']),
-    ).toEqual([true, true]);
+  test('professional is the profile resource of the connectors that have one', () => {
     expect(
       every(
         ['professional'],
-        ['services:linkedin:read', 'services:linkedin:profile:write', 'knowledge', 'read'],
+        ['services:github:user:read', 'services:microsoft-365:profile:read', 'services:slack:profile:read'],
       ),
-    ).toEqual([false, false, false, false]);
+    ).toEqual([true, true, true]);
+    expect(
+      every(
+        ['professional'],
+        [
+          'services:github:read',
+          'services:github:user:write',
+          'services:github:repos:read',
+          'knowledge',
+          'read',
+        ],
+      ),
+    ).toEqual([false, false, false, false, false]);
   });
 
-  test('availability is the availability resource of every service', () => {
-    expect(scopeGrants(['availability'], 'services:calendar:availability:read')).toBe(true);
-    expect(every(['availability'], ['services:calendar:read', 'services:calendar:events:read'])).toEqual([
-      false,
-      false,
-    ]);
+  test('availability is the free/busy resource of the calendars', () => {
+    expect(
+      every(
+        ['availability'],
+        ['services:google-calendar:freebusy:read', 'services:microsoft-365:schedule:read'],
+      ),
+    ).toEqual([true, true]);
+    expect(
+      every(['availability'], ['services:google-calendar:read', 'services:google-calendar:calendars:read']),
+    ).toEqual([false, false]);
   });
 
   test('a bundle is granted by its parts', () => {
@@ -201,8 +214,17 @@ describe('expandScopes', () => {
   });
 
   test('availability and professional show their resource patterns', () => {
-    expect(expandScopes(['availability'])).toEqual(['availability', 'services:*:availability:read']);
-    expect(expandScopes(['professional'])).toEqual(['professional', 'services:*:profile:read']);
+    expect(expandScopes(['availability'])).toEqual([
+      'availability',
+      'services:google-calendar:freebusy:read',
+      'services:microsoft-365:schedule:read',
+    ]);
+    expect(expandScopes(['professional'])).toEqual([
+      'professional',
+      'services:github:user:read',
+      'services:microsoft-365:profile:read',
+      'services:slack:profile:read',
+    ]);
   });
 
   test('drops what is not a scope', () => {

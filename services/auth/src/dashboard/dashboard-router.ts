@@ -2,7 +2,8 @@
  * The owner's dashboard: /dashboard/tokens, /dashboard/handshakes, /dashboard/devices,
  * /dashboard/audit and the brain's pages (/dashboard/personas, /knowledge, /identity, /memory,
  * /brain: asked of the brain service over the bus, brain-source.ts) and /dashboard/triggers (the
- * trigger service, triggers-routes.ts), each from its own file, all behind requireOwner (signed-in owner, account on
+ * trigger service, triggers-routes.ts) and /dashboard/services (the proxy: connecting services,
+ * services-routes.ts), each from its own file, all behind requireOwner (signed-in owner, account on
  * ctx.state.owner) and the page guard (security headers, error pages). Every POST must come from our own origin
  * (same-origin.ts) and carry the CSRF token bound to the owner's session (csrf.ts).
  */
@@ -19,6 +20,7 @@ import { registerMemoryRoutes } from './memory-routes.ts';
 import { requireOwner } from './owner-context.ts';
 import { registerPersonaRoutes } from './personas-routes.ts';
 import { registerProviderRoutes } from './provider-routes.ts';
+import { registerServiceRoutes } from './services-routes.ts';
 import { registerTokenRoutes } from './tokens-routes.ts';
 import { registerTriggerRoutes } from './triggers-routes.ts';
 
@@ -38,5 +40,6 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   registerMemoryRoutes(router, deps);
   registerProviderRoutes(router, deps);
   registerTriggerRoutes(router, deps);
+  registerServiceRoutes(router, deps);
   return router;
 }

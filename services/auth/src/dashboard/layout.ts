@@ -16,6 +16,7 @@ export const DASHBOARD_SECTIONS = [
   { path: '/dashboard/memory', label: 'Memory' },
   { path: '/dashboard/brain', label: 'Language model' },
   { path: '/dashboard/triggers', label: 'Triggers' },
+  { path: '/dashboard/services', label: 'Services' },
   { path: '/dashboard/audit', label: 'Audit log' },
 ] as const;
 

@@ -41,10 +41,13 @@ import type { Logger } from '@pag/kit';
 import type { z } from 'zod';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { jsonTextPrefix } from '../domain/json-text.ts';
+import { isOAuthConnector } from '../oauth/provider-client.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import type { CallAudit } from './audit-call.ts';
+import type { Credential } from './connection.ts';
 import { connectorNamed, credentialOf } from './connection.ts';
 import { methodChange } from './method-change.ts';
+import type { TokenRefresher } from './token-refresh.ts';
 import {
   CallRecord,
   credentialHeader,
@@ -58,6 +61,7 @@ import {
 export interface ForwardCallDeps {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
+  refresher: TokenRefresher;
   audit: CallAudit;
   /** UPSTREAM_TIMEOUT_MS: the whole call, answer body included. */
   timeoutMs: number;
@@ -95,8 +99,30 @@ export async function forwardCall(
   const refusal = methodChange(call.service, call.method, query, call.body !== null);
   if (refusal !== null) throw refusal;
   const connector = connectorNamed(deps.connectors, call.service);
-  const credential = await credentialOf(deps.store, call.accountId, connector);
+  const credential = await credentialOf(deps, call.accountId, connector, context.requestId);
+  const result = await callWith(credential, call, rest, query, connector, context, deps);
+  // The provider refused the token although it had not expired: refresh it once and call again
+  // (the body is in hand, so the call can be repeated; the HTTP path streams and cannot).
+  if (
+    result.status === 401 &&
+    isOAuthConnector(connector) &&
+    (await deps.refresher.rejected(call.accountId, connector, credential.tokenId))
+  ) {
+    const renewed = await credentialOf(deps, call.accountId, connector, context.requestId);
+    return callWith(renewed, call, rest, query, connector, context, deps);
+  }
+  return result;
+}
 
+async function callWith(
+  credential: Credential,
+  call: z.output<typeof ProxyCallRequest>,
+  rest: string,
+  query: string,
+  connector: ConnectorDefinition,
+  context: { requestId: string; logger: Logger },
+  deps: ForwardCallDeps,
+): Promise<ProxyCallResult> {
   const target = upstreamTarget(connector, `/${rest}`);
   const record = new CallRecord(deps.audit, {
     requestId: context.requestId,

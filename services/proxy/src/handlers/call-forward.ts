@@ -10,5 +10,10 @@ import { forwardCall } from '../calls/forward-call.ts';
 import type { ProxyHandlerDeps } from './proxy-deps.ts';
 
 export const callForward = handle(ProxyEndpoints.callForward, (caller, call, deps: ProxyHandlerDeps) =>
-  forwardCall(call, caller, { ...deps.calls, store: deps.store, connectors: deps.connectors }),
+  forwardCall(call, caller, {
+    ...deps.calls,
+    store: deps.store,
+    refresher: deps.refresher,
+    connectors: deps.connectors,
+  }),
 );

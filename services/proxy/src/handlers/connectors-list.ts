@@ -1,25 +1,37 @@
 /**
- * proxy.connectors.list (GET /api/v1/connectors): every connector of the catalogue, with whether
- * the caller's account has it connected (status connected) right now, and what read access allows
- * on it (the contracts' connector-access table, which also decides the scope of each call).
+ * proxy.connectors.list (GET /api/v1/connectors) and proxy.owner-connectors.list (the dashboard's
+ * /dashboard/services): the catalogue, each connector with the caller's owner's connection state
+ * (not_connected, healthy, needs_reconnect) and whether it can be connected here now (an OAuth
+ * connector needs this deployment's client, CONNECTOR_CLIENTS).
  */
-import { ConnectorAccessTable, ProxyEndpoints } from '@pag/contracts';
+import type { ConnectorList } from '@pag/contracts';
+import { ProxyEndpoints, ProxyOwnerEndpoints } from '@pag/contracts';
 import { handle } from '@pag/kit';
 import type { ProxyHandlerDeps } from './proxy-deps.ts';
 
+async function listing({ store, connectors }: ProxyHandlerDeps, accountId: string): Promise<ConnectorList> {
+  const health = await store.connectionHealth(accountId);
+  return {
+    connectors: [...connectors.values()].map((connector) => ({
+      name: connector.name,
+      displayName: connector.displayName,
+      authType: connector.authType,
+      connected: health.get(connector.name) === 'healthy',
+      resources: [...connector.resources],
+      readAccess: connector.readAccess,
+      connection: health.get(connector.name) ?? 'not_connected',
+      canConnect: connector.authType === 'api_key' || connector.client !== null,
+      authorizationOrigin: connector.oauth === null ? null : new URL(connector.oauth.authorizationUrl).origin,
+    })),
+  };
+}
+
 export const connectorsList = handle(
   ProxyEndpoints.connectorsList,
-  async (caller, _input, { store, connectors }: ProxyHandlerDeps) => {
-    const connected = await store.connectedServiceNames(caller.accountId);
-    return {
-      connectors: [...connectors.values()].map((connector) => ({
-        name: connector.name,
-        displayName: connector.displayName,
-        authType: connector.authType,
-        connected: connected.has(connector.name),
-        resources: [...connector.resources],
-        readAccess: ConnectorAccessTable[connector.name].readAccess,
-      })),
-    };
-  },
+  (caller, _input, deps: ProxyHandlerDeps) => listing(deps, caller.accountId),
+);
+
+export const ownerConnectorsList = handle(
+  ProxyOwnerEndpoints.connectorsList,
+  (_caller, input, deps: ProxyHandlerDeps) => listing(deps, input.accountId),
 );

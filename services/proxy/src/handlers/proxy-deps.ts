@@ -1,11 +1,18 @@
 /** What the proxy's bus handlers need, built once by service.ts. */
 import type { CallAudit } from '../calls/audit-call.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { ConnectStore } from '../store/connect-store.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 
 export interface ProxyHandlerDeps {
   store: VaultStore;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
+  /** The connect flow's state and the OAuth tokens (connect, refresh, disconnect). */
+  connect: ConnectStore;
+  refresher: TokenRefresher;
+  /** How long a connect attempt's state stays valid. */
+  connectStateTtlMs: number;
   /** For proxy.calls.forward: the audit of each call, UPSTREAM_TIMEOUT_MS, BODY_LIMIT_BYTES, PROXY_MAX_RESPONSE_BYTES. */
   calls: { audit: CallAudit; timeoutMs: number; bodyLimitBytes: number; maxResponseBytes: number };
 }

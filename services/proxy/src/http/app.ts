@@ -27,6 +27,7 @@ import express from 'express';
 import type { CallAudit } from '../calls/audit-call.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
@@ -42,6 +43,8 @@ export interface ProxyAppDeps {
   gatewaySecret: string;
   introspector: TokenIntrospector;
   store: VaultStore;
+  /** Refreshes OAuth access tokens before they expire, and after a provider's 401 (calls/token-refresh.ts). */
+  refresher: TokenRefresher;
   /** Recent decrypted credentials in memory, dropped when their rows change (calls/credential-cache.ts). */
   credentials: CredentialCache;
   /** last_used_at, written once a second per token (calls/last-used.ts). */
@@ -76,6 +79,7 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.use(
     forwardUpstream({
       connectors: deps.connectors,
+      refresher: deps.refresher,
       lastUsed: deps.lastUsed,
       timeoutMs: deps.upstreamTimeoutMs,
       bodyLimitBytes: deps.bodyLimitBytes,

@@ -1,13 +1,16 @@
 /**
  * Step 5: the connector and the caller's credential for it (calls/connection.ts, shared with the
- * brain's proxy.calls.forward): an unknown name is 404, a connector not connected 409. A declared
+ * brain's proxy.calls.forward; an OAuth token about to expire is refreshed there): an unknown
+ * name is 404, a connector not connected (or needing a reconnect) 409. A declared
  * body over BODY_LIMIT_BYTES is refused here, before anything is decrypted or sent. A credential
- * used within the last seconds comes from memory (calls/credential-cache.ts), not the database.
+ * used within the last seconds comes from memory (calls/credential-cache.ts), not the database;
+ * an OAuth credential is kept there only until its refresh is due, so the refresh still runs.
  */
 import { AppError } from '@pag/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { connectorNamed, credentialOf } from '../calls/connection.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
@@ -15,6 +18,7 @@ import { state } from './state.ts';
 export interface FindConnectionOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
+  refresher: TokenRefresher;
   credentials: CredentialCache;
   bodyLimitBytes: number;
 }
@@ -33,7 +37,7 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
     }
     const accountId = current.identity?.accountId ?? '';
     current.credential = await options.credentials.get(accountId, connector.name, () =>
-      credentialOf(options.store, accountId, connector),
+      credentialOf(options, accountId, connector, current.requestId),
     );
   };
   return (req: Request, res: Response, next: NextFunction) => {

@@ -37,6 +37,7 @@ import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { CallAudit } from '../calls/audit-call.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
+import type { TokenRefresher } from '../calls/token-refresh.ts';
 import {
   CallRecord,
   credentialHeader,
@@ -48,10 +49,12 @@ import {
 } from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
+import { isOAuthConnector } from '../oauth/provider-client.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
   connectors: ReadonlyMap<string, ConnectorDefinition>;
+  refresher: TokenRefresher;
   lastUsed: LastUsedBatch;
   /** How long a connected service may take to start its answer; then 504. */
   timeoutMs: number;
@@ -67,6 +70,8 @@ interface InFlight {
   response: Response;
   connector: ConnectorDefinition;
   credential: string;
+  tokenId: string;
+  accountId: string;
   failure?: 'timeout' | 'too-large';
   record: CallRecord;
 }
@@ -104,6 +109,8 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
       response: res,
       connector,
       credential: credential.value,
+      tokenId: credential.tokenId,
+      accountId: identity.accountId,
       record: new CallRecord(options.audit, {
         requestId: current.requestId,
         accountId: identity.accountId,
@@ -160,6 +167,18 @@ function connectorProxy(
           return refuseAnswer(proxyRes, call, upstreamTooLarge(connector, options.maxResponseBytes));
         }
         call.record.answered(proxyRes.statusCode ?? 0);
+        // The provider refused a token that had not expired: the next call refreshes it. This
+        // call's body has streamed away, so it is not repeated; the agent sees the 401 and retries.
+        if (proxyRes.statusCode === 401 && isOAuthConnector(connector)) {
+          options.refresher
+            .rejected(call.accountId, connector, call.tokenId)
+            .catch((error: unknown) =>
+              options.logger.warn(
+                { err: error, service: connector.name },
+                'rejected token not marked for refresh',
+              ),
+            );
+        }
         if (proxyRes.statusCode === 429)
           return refuseAnswer(
             proxyRes,

@@ -48,6 +48,7 @@ describe('storeApiKeyConnection', () => {
       name: 'stripe',
       displayName: 'Stripe',
       status: 'connected',
+      health: 'healthy',
       connectedAt: expect.any(String),
     });
     expect(stored.token).toMatchObject({

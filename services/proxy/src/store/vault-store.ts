@@ -23,7 +23,9 @@ import { openToken, rewrapToken, sealToken } from '../vault/token-cipher.ts';
 /** What a forwarded call needs: the connection's state and, when usable, the decrypted value. */
 export type CredentialLookup =
   | { state: 'missing' }
-  | { state: 'expired' | 'error' }
+  | { state: 'expired' | 'error' | 'needs_reconnect' }
+  /** An OAuth access token expired, but a refresh token is there: refresh (calls/connection.ts). */
+  | { state: 'stale'; tokenId: string | null }
   | { state: 'connected'; tokenId: string; value: string; expiresAt: Date | null };
 
 const METADATA = {
@@ -95,19 +97,22 @@ export class VaultStore {
           name: row.service,
           displayName: connector.displayName,
           status: row.status,
+          health: row.status === 'connected' ? ('healthy' as const) : ('needs_reconnect' as const),
           connectedAt: row.connected_at,
         },
       ];
     });
   }
 
-  /** Names of the services the account has connected and can call now (status connected). */
-  async connectedServiceNames(accountId: string): Promise<Set<string>> {
+  /** The account's connections by service name: healthy (status connected) or needing a reconnect. */
+  async connectionHealth(accountId: string): Promise<Map<string, 'healthy' | 'needs_reconnect'>> {
     const rows = await this.#prisma.connection.findMany({
-      where: { accountId, status: 'connected' },
-      select: { service: true },
+      where: { accountId },
+      select: { service: true, status: true },
     });
-    return new Set(rows.map((row) => row.service));
+    return new Map(
+      rows.map((row) => [row.service, row.status === 'connected' ? 'healthy' : 'needs_reconnect']),
+    );
   }
 
   /** The account's vault tokens, described; never their values. */
@@ -143,13 +148,24 @@ export class VaultStore {
     if (connection === null) return { state: 'missing' };
     if (connection.status !== 'connected') return { state: connection.status };
     const token = await this.#prisma.vaultToken.findFirst({
-      where: { accountId, service, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      where: {
+        accountId,
+        service,
+        kind: { not: 'oauth2_refresh' },
+        OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+      },
       orderBy: { createdAt: 'desc' },
       // One statement: key id, wrapped key and value of the same version of the row, even while
       // a rotation rewraps it.
       select: { id: true, keyId: true, wrappedKey: true, encryptedValue: true, expiresAt: true },
     });
     if (token === null) {
+      // An OAuth connection whose access token expired but which can refresh is not expired.
+      const refreshable = await this.#prisma.vaultToken.findFirst({
+        where: { accountId, service, kind: 'oauth2_refresh' },
+        select: { id: true },
+      });
+      if (refreshable !== null) return { state: 'stale', tokenId: null };
       this.#background(
         this.#prisma.connection
           .updateMany({ where: { accountId, service, status: 'connected' }, data: { status: 'expired' } })

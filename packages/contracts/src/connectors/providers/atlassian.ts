@@ -1,0 +1,29 @@
+/** Atlassian (developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps): audience=api.atlassian.com, offline_access for a rotating refresh token; no PKCE, no revocation endpoint. */
+import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
+
+export const atlassian = defineProvider({
+  name: 'atlassian',
+  displayName: 'Atlassian (Jira, Confluence)',
+  auth: {
+    type: 'oauth2',
+    authorizationUrl: 'https://auth.atlassian.com/authorize',
+    tokenUrl: 'https://auth.atlassian.com/oauth/token',
+    clientAuth: 'client_secret_post',
+    pkce: false,
+    defaultScopes: ['offline_access', 'read:me', 'read:jira-work', 'read:confluence-content.summary'],
+    authorizationParams: { audience: 'api.atlassian.com', prompt: 'consent' },
+    refreshTokens: 'rotating',
+    revocation: null,
+  },
+  api: {
+    baseUrl: 'https://api.atlassian.com',
+    allowedHosts: ['api.atlassian.com'],
+    credential: { type: 'bearer' },
+  },
+  resources: ['me', 'oauth', 'ex'],
+  access: {
+    style: 'rest',
+    readAccess: `${REST_READ} the owner (me), accessible sites and, under /ex/{product}/{cloudId}, Jira and Confluence content.`,
+    overrideParameters: METHOD_OVERRIDES,
+  },
+});

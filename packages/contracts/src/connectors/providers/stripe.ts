@@ -1,0 +1,22 @@
+/** Stripe (docs.stripe.com/keys): a secret or restricted API key, as a bearer token. */
+import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
+
+export const stripe = defineProvider({
+  name: 'stripe',
+  displayName: 'Stripe',
+  auth: {
+    type: 'api_key',
+    keyHint: 'A restricted key from dashboard.stripe.com/apikeys (rk_…), read-only where that is enough.',
+  },
+  api: {
+    baseUrl: 'https://api.stripe.com/v1',
+    allowedHosts: ['api.stripe.com'],
+    credential: { type: 'bearer' },
+  },
+  resources: ['customers', 'charges', 'invoices', 'payment_intents', 'subscriptions', 'balance'],
+  access: {
+    style: 'rest',
+    readAccess: `${REST_READ} customers, charges, invoices, payment intents, subscriptions and the balance (Stripe's list and search endpoints are GET).`,
+    overrideParameters: METHOD_OVERRIDES,
+  },
+});

@@ -1,0 +1,204 @@
+/**
+ * The proxy's side of OAuth 2.0 with a provider (RFC 6749, 7636, 7009), driven by the connector's
+ * declarative definition: the authorization URL (state, PKCE S256 where the provider takes it,
+ * its scopes and extra parameters), the code exchange and the refresh at its token endpoint with
+ * the configured client authentication, and revocation.
+ *
+ * What it enforces: every request has a deadline (UPSTREAM_TIMEOUT_MS) and follows no redirect
+ * (a redirect could carry the client secret elsewhere); an answer is a token set only when it
+ * has an access_token (GitHub and Slack answer errors with status 200). A refusal by the provider
+ * (invalid_grant and other OAuth errors, 400/401) is told apart from the provider being
+ * unreachable or failing (5xx): only a refusal marks a connection needs_reconnect. Nothing here
+ * logs or returns a secret or the provider's body.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { OAuth2Auth } from '@pag/contracts';
+import type { ConnectorDefinition, OAuthClient } from '../connectors/catalogue.ts';
+
+export interface TokenSet {
+  accessToken: string;
+  /** null: the answer had none (a refresh keeps the stored one). */
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scopes: string[];
+}
+
+/** The provider answered, and said no (the OAuth error code, never its description). */
+export class ProviderRefusedError extends Error {
+  override name = 'ProviderRefusedError';
+  readonly oauthError: string;
+  readonly status: number;
+  constructor(oauthError: string, status: number) {
+    super(`the provider refused: ${oauthError} (${status})`);
+    this.oauthError = oauthError;
+    this.status = status;
+  }
+}
+
+/** The provider could not be asked, or failed (no answer in time, 5xx, an answer we cannot read). */
+export class ProviderUnavailableError extends Error {
+  override name = 'ProviderUnavailableError';
+}
+
+export interface OAuthConnector extends ConnectorDefinition {
+  readonly oauth: OAuth2Auth;
+  readonly client: OAuthClient;
+}
+
+export function isOAuthConnector(connector: ConnectorDefinition): connector is OAuthConnector {
+  return connector.oauth !== null && connector.client !== null;
+}
+
+/** A fresh PKCE verifier (RFC 7636: 43 characters of base64url) and its S256 challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export function authorizationUrl(
+  connector: OAuthConnector,
+  input: { state: string; redirectUri: string; codeChallenge: string | null },
+): string {
+  const { oauth, client } = connector;
+  const url = new URL(oauth.authorizationUrl);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', client.clientId);
+  url.searchParams.set('redirect_uri', input.redirectUri);
+  url.searchParams.set('state', input.state);
+  if (oauth.defaultScopes.length > 0)
+    url.searchParams.set('scope', oauth.defaultScopes.join(oauth.scopeSeparator));
+  if (input.codeChallenge !== null) {
+    url.searchParams.set('code_challenge', input.codeChallenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  for (const [name, value] of Object.entries(oauth.authorizationParams)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** RFC 6749 §2.3.1: id and secret form-encoded, then joined for Basic. */
+function basicCredentials(client: OAuthClient): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+  return Buffer.from(`${encode(client.clientId)}:${encode(client.clientSecret)}`).toString('base64');
+}
+
+async function postForm(
+  connector: OAuthConnector,
+  url: string,
+  fields: Record<string, string>,
+  timeoutMs: number,
+): Promise<Response> {
+  const body = new URLSearchParams(fields);
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    // GitHub answers form-encoded without it.
+    accept: 'application/json',
+  };
+  if (connector.oauth.clientAuth === 'client_secret_basic') {
+    headers.authorization = `Basic ${basicCredentials(connector.client)}`;
+  } else {
+    body.set('client_id', connector.client.clientId);
+    body.set('client_secret', connector.client.clientSecret);
+  }
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new ProviderUnavailableError(`${connector.displayName} could not be reached`, { cause: error });
+  }
+}
+
+async function tokenAnswer(connector: OAuthConnector, response: Response, now: Date): Promise<TokenSet> {
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = (await response.json()) as Record<string, unknown>;
+  } catch (error) {
+    if (response.status < 500 && response.status >= 400)
+      throw new ProviderRefusedError('invalid_response', response.status);
+    throw new ProviderUnavailableError(`${connector.displayName} answered no JSON (${response.status})`, {
+      cause: error,
+    });
+  }
+  if (response.status >= 500 || (response.status >= 300 && response.status < 400)) {
+    throw new ProviderUnavailableError(
+      `${connector.displayName}'s token endpoint answered ${response.status}`,
+    );
+  }
+  const accessToken = answer.access_token;
+  if (response.status >= 400 || typeof accessToken !== 'string' || accessToken === '') {
+    const code = typeof answer.error === 'string' ? answer.error.slice(0, 64) : 'no_access_token';
+    throw new ProviderRefusedError(code, response.status);
+  }
+  const expiresIn = Number(answer.expires_in);
+  return {
+    accessToken,
+    refreshToken:
+      typeof answer.refresh_token === 'string' && answer.refresh_token !== '' ? answer.refresh_token : null,
+    expiresAt:
+      Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
+    scopes:
+      typeof answer.scope === 'string' ? answer.scope.split(/[ ,]+/).filter((scope) => scope !== '') : [],
+  };
+}
+
+export async function exchangeCode(
+  connector: OAuthConnector,
+  input: { code: string; redirectUri: string; codeVerifier: string | null },
+  timeoutMs: number,
+): Promise<TokenSet> {
+  const now = new Date();
+  const fields: Record<string, string> = {
+    grant_type: 'authorization_code',
+    code: input.code,
+    redirect_uri: input.redirectUri,
+  };
+  if (input.codeVerifier !== null) fields.code_verifier = input.codeVerifier;
+  return tokenAnswer(connector, await postForm(connector, connector.oauth.tokenUrl, fields, timeoutMs), now);
+}
+
+export async function refreshTokens(
+  connector: OAuthConnector,
+  refreshToken: string,
+  timeoutMs: number,
+): Promise<TokenSet> {
+  const now = new Date();
+  const fields = { grant_type: 'refresh_token', refresh_token: refreshToken };
+  return tokenAnswer(connector, await postForm(connector, connector.oauth.tokenUrl, fields, timeoutMs), now);
+}
+
+/**
+ * Revokes a token where the provider offers it; true when the provider confirmed (2xx). RFC 7009
+ * style sends the token with client authentication; `bearer` style presents the token itself.
+ */
+export async function revokeToken(
+  connector: OAuthConnector,
+  token: { value: string; hint: 'access_token' | 'refresh_token' },
+  timeoutMs: number,
+): Promise<boolean> {
+  const revocation = connector.oauth.revocation;
+  if (revocation === null) return false;
+  try {
+    const response =
+      revocation.style === 'rfc7009'
+        ? await postForm(
+            connector,
+            revocation.url,
+            { token: token.value, token_type_hint: token.hint },
+            timeoutMs,
+          )
+        : await fetch(revocation.url, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token.value}` },
+            redirect: 'manual',
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
