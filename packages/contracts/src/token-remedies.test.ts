@@ -67,7 +67,7 @@ describe('the remedy per kind', () => {
     expect(insufficientScopeHint('knowledge', 'handshake')).toContain(
       'a new handshake (POST /api/v1/handshakes) requesting read',
     );
-    expect(insufficientScopeHint('services:github:profile:read', 'dashboard')).toContain(
+    expect(insufficientScopeHint('services:github:user:read', 'dashboard')).toContain(
       'requesting read or professional',
     );
     expect(insufficientScopeHint('knowledge', 'oauth')).toContain('scope=knowledge');
