@@ -15,6 +15,7 @@ import type { RouteDefinition } from '@pag/contracts';
 import { RouteTable } from '@pag/contracts';
 import type { Page, StackProcess } from '@pag/testkit';
 import { Browser, csrfOf, parseForms, signUp, startStackProcess, tableDigests } from '@pag/testkit';
+import { eventually } from '../packages/kit/src/testing/mod.ts';
 import {
   BAD,
   BAD_KINDS,
@@ -125,7 +126,17 @@ async function expectOAuthError(response: Response, where: string): Promise<void
 
 /** Runs `send` and checks it wrote nothing to the services' tables: no row added, changed or removed. */
 async function writesNothing(where: string, send: () => Promise<void>): Promise<void> {
-  const before = await tableDigests(databaseUrl, WRITABLE_SCHEMAS);
+  // An accepted step before this one may have left an action event in the auth service's outbox,
+  // which its relay deletes once published (docs/adr/0041): wait for that, or its deletion would
+  // show as a change made by the refused request.
+  const before = await eventually(
+    async () => {
+      const digests = await tableDigests(databaseUrl, WRITABLE_SCHEMAS);
+      expect(digests.get('auth.audit_outbox')).toBe('empty');
+      return digests;
+    },
+    { what: 'the auth outbox relayed', intervalMs: 50 },
+  );
   await send();
   const after = await tableDigests(databaseUrl, WRITABLE_SCHEMAS);
   const changed = [...after]

@@ -67,7 +67,10 @@ export function contextStory(target: StoryTarget): void {
         memory: [],
         memoryCount: 0,
         services: [],
-        endpoints: endpointsForScopes(['read']),
+        // What the token may call, each served by a running service (docs/adr/0062).
+        endpoints: endpointsForScopes(['read'])
+          .filter((endpoint) => endpoint.allowed)
+          .map((endpoint) => ({ ...endpoint, available: true })),
         unavailable: [],
       });
       // 2, 3: two notes.
