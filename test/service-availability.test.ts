@@ -55,6 +55,7 @@ async function startBrain(): Promise<() => Promise<void>> {
         persona: null,
         user: { name: 'Alice', email: null, timezone: null, locale: null, summary: null },
         memoryJson: '[]',
+        memoryVersion: '0',
         memoryCount: 0,
       })),
     ],

@@ -29,7 +29,9 @@ afterAll(async () => {
 async function context(accountId: string | undefined, agentId?: string) {
   const reply = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId, agentId });
   expect(BrainContextSchema.parse(reply)).toEqual(reply);
-  const { memoryJson, ...parts } = reply;
+  const { memoryJson, memoryVersion: _, ...parts } = reply;
+  // Asked without a version, the memory's text is always sent.
+  if (memoryJson === null) throw new Error('a context asked without a version left out the memory');
   return { ...parts, memory: JSON.parse(memoryJson) as MemoryEntry[] };
 }
 
@@ -207,6 +209,31 @@ describe('brain.context.get', () => {
     const after = await context(accountId);
     expect(after.memory.map((entry) => entry.content)).toEqual(['kept two']);
     expect(after.memoryCount).toBe(1);
+  });
+
+  test('a context asked with the version the caller has leaves the unchanged memory out', async () => {
+    const accountId = t.auth.addAccount('versioned.memory@example.com');
+    const ask = (memoryVersion?: string) =>
+      t.ask<BrainContext>(
+        BrainSubjects.contextGet,
+        { accountId },
+        { query: memoryVersion === undefined ? {} : { memoryVersion } },
+      );
+    await t.ask<MemoryEntry>(BrainSubjects.memoryCreate, { accountId }, { body: { content: 'one' } });
+    const first = await ask();
+    expect(BrainContextSchema.parse(first)).toEqual(first);
+    expect(JSON.parse(String(first.memoryJson))).toHaveLength(1);
+    // Still that version: no text; the parts read in the same statement are there as always.
+    const same = await ask(first.memoryVersion);
+    expect(same).toEqual({ ...first, memoryJson: null });
+    // Another version than the memory's (older, or never seen): the text.
+    expect((await ask(`${BigInt(first.memoryVersion) + 100n}`)).memoryJson).toBe(first.memoryJson);
+    await t.ask<MemoryEntry>(BrainSubjects.memoryCreate, { accountId }, { body: { content: 'two' } });
+    const changed = await ask(first.memoryVersion);
+    expect(BigInt(changed.memoryVersion)).toBeGreaterThan(BigInt(first.memoryVersion));
+    expect(JSON.parse(String(changed.memoryJson)).map((e: MemoryEntry) => e.content)).toEqual(['two', 'one']);
+    // A version that is not a count of changes is refused as any malformed request.
+    await expect(ask('latest')).rejects.toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
   });
 
   test("account B never sees account A's persona, identity or memory", async () => {

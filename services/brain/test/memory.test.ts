@@ -37,7 +37,7 @@ describe('brain.memory.create', () => {
     const written: string[] = [];
     for (let i = 0; i < 5; i += 1) written.push((await write(accountId, { content: `n${i}` })).id);
     const { memoryJson } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
-    const memory = JSON.parse(memoryJson) as MemoryEntry[];
+    const memory = JSON.parse(String(memoryJson)) as MemoryEntry[];
     expect(memory.map((entry) => entry.id)).toEqual(written.reverse());
   });
 

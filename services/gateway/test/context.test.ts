@@ -48,6 +48,7 @@ const brainContext: BrainContext = {
     summary: null,
   },
   memoryJson: JSON.stringify(memory),
+  memoryVersion: '2',
   memoryCount: 2,
 };
 const services: ServiceList = {
@@ -284,6 +285,51 @@ describe('GET /api/v1/gateway/context', () => {
   test('without a token: 401, nothing asked', async () => {
     const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`);
     expect(response.status).toBe(401);
+  });
+});
+
+describe('an unchanged memory is not sent again', () => {
+  test('the brain is asked with the version the gateway has, and its copy answers when the brain leaves the text out', async () => {
+    stack.issue('kept-memory', 'read', { sub: 'acc-kept', account_id: 'acc-kept' });
+    // A brain as the real one: the memory's text only when the version asked with is not its own.
+    let current = { version: '1000', json: JSON.stringify(memory) };
+    const asked: unknown[] = [];
+    await answer(BrainSubjects.contextGet, (msg) => {
+      const { query } = msg.data as { query: { memoryVersion?: string } };
+      asked.push(query.memoryVersion);
+      const memoryJson = query.memoryVersion === current.version ? null : current.json;
+      return { ...brainContext, memoryJson, memoryVersion: current.version };
+    });
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      expect((await context('kept-memory')).body.memory).toEqual(memory);
+      expect((await context('kept-memory')).body.memory).toEqual(memory);
+      const [newest] = memory;
+      current = { version: '1001', json: JSON.stringify([newest]) };
+      expect((await context('kept-memory')).body.memory).toEqual([newest]);
+      expect((await context('kept-memory')).body.memory).toEqual([newest]);
+      expect(asked).toEqual([undefined, '1000', '1000', '1001']);
+    } finally {
+      await stopAnswering();
+    }
+  });
+
+  test('a brain that leaves out a memory the gateway did not ask with makes its parts unavailable', async () => {
+    stack.issue('unknown-memory', 'read', { sub: 'acc-unknown', account_id: 'acc-unknown' });
+    await answer(BrainSubjects.contextGet, () => ({ ...brainContext, memoryJson: null, memoryVersion: '7' }));
+    await answer(ProxySubjects.servicesList, () => services);
+    try {
+      const { status, body } = await context('unknown-memory');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ persona: null, user: null, memory: null, memoryCount: null });
+      expect(body.unavailable.map((u) => [u.part, u.code])).toEqual([
+        ['persona', 'UPSTREAM_ERROR'],
+        ['user', 'UPSTREAM_ERROR'],
+        ['memory', 'UPSTREAM_ERROR'],
+      ]);
+    } finally {
+      await stopAnswering();
+    }
   });
 });
 

@@ -22,6 +22,7 @@ import {
 } from '../schemas/auth.ts';
 import {
   BrainContext,
+  BrainContextQuery,
   ChatReply,
   ChatRequest,
   Conversation,
@@ -170,7 +171,7 @@ export const BrainEndpoints = {
     to: 'brain',
     routeId: 'gatewayContext',
     caller: 'account',
-    request: dispatchRequest(),
+    request: dispatchRequest({ query: BrainContextQuery }),
     reply: BrainContext,
   }),
   memoryCreate: defineEndpoint({

@@ -259,6 +259,16 @@ export const GatewayContext = z
   .describe('Everything an agent needs to start, in one call; call this first.');
 export type GatewayContext = z.infer<typeof GatewayContext>;
 
+/** A version of an account's memory: a count of its changes (docs/adr/0060), as decimal text. */
+export const MemoryVersion = z.string().regex(/^\d{1,19}$/);
+
+/**
+ * What the gateway asks brain.context.get with: the version of the account's memory it already
+ * has, if any; then an unchanged memory is not sent again (docs/adr/0060, "Sixth round").
+ */
+export const BrainContextQuery = z.object({ memoryVersion: MemoryVersion.optional() });
+export type BrainContextQuery = z.infer<typeof BrainContextQuery>;
+
 /**
  * The brain's reply on brain.context.get: its parts of the gateway context for the calling agent.
  * The memory travels as JSON text, not as entries: PostgreSQL writes each entry's JSON from typed
@@ -273,7 +283,13 @@ export const BrainContext = z
     memoryJson: z
       .string()
       .refine((text) => text.startsWith('[') && text.endsWith(']'), 'must be one JSON array')
-      .describe('The newest memory entries (MemoryEntry[], newest first) as one JSON array text.'),
+      .nullable()
+      .describe(
+        'The newest memory entries (MemoryEntry[], newest first) as one JSON array text; null: the memory is the one of memoryVersion, which the request named (query memoryVersion) as the one it has.',
+      ),
+    memoryVersion: MemoryVersion.describe(
+      'The version of the memory this reply is of (brain.memory_counts: an equal version is the same memory).',
+    ),
     memoryCount: z.number().int().min(0).describe('All of the owner’s memory entries.'),
   })
   .describe(

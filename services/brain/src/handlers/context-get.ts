@@ -18,20 +18,23 @@ export const CONTEXT_MEMORY_BYTES = CONTEXT_MEMORY_MAX_BYTES;
 
 export const contextGet = handle(
   BrainEndpoints.contextGet,
-  async (caller, _input, { stores, identity, defaultPersona }: BrainHandlerDeps) => {
+  async (caller, input, { stores, identity, defaultPersona }: BrainHandlerDeps) => {
     // Before the persona is read: an account met for the first time gets its default persona here
     // (once per account and process; later reads skip it).
     await defaultPersona.ensure(caller.accountId);
     // One statement (store/context-store.ts); a fresh account's identity is seeded on this read.
-    const { persona, user, memoryJson, memoryCount } = await stores.context.read(
+    // The memory's text is left out when it is still the version the gateway has (memoryJson null).
+    const { persona, user, memoryJson, memoryVersion, memoryCount } = await stores.context.read(
       caller.accountId,
       caller.agentId,
       { entries: CONTEXT_MEMORY_LIMIT, bytes: CONTEXT_MEMORY_BYTES },
+      input.query.memoryVersion ?? null,
     );
     return {
       persona,
       user: user ?? (await identity.get(caller.accountId, caller.requestId)),
       memoryJson,
+      memoryVersion,
       memoryCount,
     };
   },

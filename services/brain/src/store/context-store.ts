@@ -35,8 +35,13 @@ export interface ContextParts {
   persona: Persona | null;
   /** Null while the account has no identity profile yet (the caller seeds it). */
   user: Identity | null;
-  /** The newest entries as one JSON array text (MemoryEntry[]), unread: see the header. */
-  memoryJson: string;
+  /**
+   * The newest entries as one JSON array text (MemoryEntry[]), unread: see the header; null when
+   * the memory is the version the caller said it has.
+   */
+  memoryJson: string | null;
+  /** The version of the memory the parts are of. */
+  memoryVersion: string;
   memoryCount: number;
 }
 
@@ -68,30 +73,36 @@ export class ContextStore {
   /**
    * The parts for `callerAgentId` of the account, with the newest entries, newest first: at most
    * `limit.entries` of them and `limit.bytes` of content (UTF-8) in all, and always the newest.
+   * `callerHas`: the version of the memory the caller already has (read with the same limits), or
+   * null; when the memory is still that version its text is not sent again (memoryJson null).
    */
   async read(
     accountId: string,
     callerAgentId: string | null,
     limit: { entries: number; bytes: number },
+    callerHas: string | null = null,
   ): Promise<ContextParts> {
     const kept = this.#memories.get(accountId);
     const usable = kept !== undefined && kept.entries === limit.entries && kept.bytes === limit.bytes;
+    // The statement skips the entries when the version is this one: the kept memory's, else the
+    // caller's (a brain that keeps nothing, e.g. after a restart, still spares the caller's read).
+    const skipAt = usable ? kept.version : callerHas;
     const { rows } = await this.#sql.query<{ parts: string; version: string; memory: string | null }>({
       name: 'brain_context_read',
       text: CONTEXT_SQL,
-      values: [accountId, callerAgentId, limit.entries, limit.bytes, usable ? kept.version : null],
+      values: [accountId, callerAgentId, limit.entries, limit.bytes, skipAt],
     });
     const [row] = rows;
     if (row === undefined) throw new Error('the context statement returned no row');
-    const parts = JSON.parse(row.parts) as Omit<ContextParts, 'memoryJson'>;
-    if (row.memory === null) {
-      // The version is the one kept: the statement did not read the entries.
-      if (!usable) throw new Error('the context statement left out a memory that is not kept');
-      this.#keep(accountId, kept);
-      return { ...parts, memoryJson: kept.json };
-    }
-    this.#keep(accountId, { version: row.version, ...limit, json: row.memory });
-    return { ...parts, memoryJson: row.memory };
+    const parts = JSON.parse(row.parts) as Omit<ContextParts, 'memoryJson' | 'memoryVersion'>;
+    const memoryVersion = row.version;
+    if (row.memory !== null) this.#keep(accountId, { version: memoryVersion, ...limit, json: row.memory });
+    // Not read: the version is skipAt, the kept one's or else the caller's.
+    else if (usable) this.#keep(accountId, kept);
+    if (memoryVersion === callerHas) return { ...parts, memoryJson: null, memoryVersion };
+    if (row.memory !== null) return { ...parts, memoryJson: row.memory, memoryVersion };
+    if (!usable) throw new Error('the context statement left out a memory that is not kept');
+    return { ...parts, memoryJson: kept.json, memoryVersion };
   }
 
   /** Keeps the newer of two reads that raced (versions only grow), as the most recently used. */

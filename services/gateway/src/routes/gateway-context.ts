@@ -73,9 +73,51 @@ export function readableParts(scopes: readonly string[]): Set<Part> {
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: Code; message: string };
 
+/** A memory as this gateway last had it from the brain: its text and the version it is of. */
+interface KnownMemory {
+  version: string;
+  json: string;
+}
+
+/**
+ * How many accounts' memories the gateway keeps (the ones asked most recently); as the brain's
+ * own (services/brain/src/store/context-store.ts): near 40 MiB at worst, a handful of accounts
+ * in practice.
+ */
+const KNOWN_ACCOUNTS = 512;
+
+/**
+ * The memory text of each account with its version, so that the brain, told the version, sends an
+ * unchanged memory's text (up to 64 KiB of content) no more: encoding it into the bus's JSON and
+ * reading it back was the largest part of the context's time (docs/adr/0060, "Sixth round"). The
+ * brain compares the version in the snapshot it answers from, so a memory answered from here is
+ * the memory of that snapshot, whichever replica or tool changed it.
+ */
+class KnownMemories {
+  /** By account, oldest use first (a Map keeps insertion order). */
+  readonly #memories = new Map<string, KnownMemory>();
+
+  get(accountId: string): KnownMemory | undefined {
+    return this.#memories.get(accountId);
+  }
+
+  /** Keeps the newer of two answers that raced (versions only grow), as the most recently used. */
+  keep(accountId: string, memory: KnownMemory): void {
+    const known = this.#memories.get(accountId);
+    this.#memories.delete(accountId);
+    const newer = known !== undefined && BigInt(known.version) > BigInt(memory.version) ? known : memory;
+    this.#memories.set(accountId, newer);
+    if (this.#memories.size > KNOWN_ACCOUNTS) {
+      const oldest = this.#memories.keys().next().value;
+      if (oldest !== undefined) this.#memories.delete(oldest);
+    }
+  }
+}
+
 export function gatewayContextHandler(options: GatewayContextOptions): LocalHandler {
   const { bus, directory, partTimeoutMs, logger } = options;
   const empty: DispatchRequest = { params: {}, query: {}, body: null };
+  const known = new KnownMemories();
 
   /** A part's endpoint: it takes the empty DispatchRequest of a GET route and carries the caller. */
   type PartEndpoint = Endpoint<z.ZodType<DispatchRequest>, z.ZodType, 'account'>;
@@ -83,11 +125,12 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
   async function ask<E extends PartEndpoint>(
     endpoint: E,
     headers: Record<string, string>,
+    request: DispatchRequest = empty,
   ): Promise<Outcome<EndpointReply<E>>> {
     const { subject, to: service } = endpoint;
     try {
       // Every PartEndpoint takes a DispatchRequest; TypeScript cannot see it through the generic.
-      const input = empty as EndpointInput<E>;
+      const input = request as EndpointInput<E>;
       const reply = await requestEndpoint(bus, endpoint, input, { timeoutMs: partTimeoutMs, headers });
       return { ok: true, value: reply };
     } catch (error) {
@@ -115,6 +158,36 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     }
   }
 
+  /**
+   * The brain's parts, its memory as text: asked with the version of the account's memory this
+   * gateway has, which the brain then leaves out when it is still the memory's version.
+   */
+  async function askBrain(accountId: string, headers: Record<string, string>): Promise<Outcome<BrainParts>> {
+    const had = known.get(accountId);
+    const query: Record<string, string> = had === undefined ? {} : { memoryVersion: had.version };
+    const outcome = await ask(BrainEndpoints.contextGet, headers, { ...empty, query });
+    if (!outcome.ok) return outcome;
+    const { memoryJson, memoryVersion, ...parts } = outcome.value;
+    if (memoryJson !== null) {
+      known.keep(accountId, { version: memoryVersion, json: memoryJson });
+      return { ok: true, value: { ...parts, memoryJson } };
+    }
+    // Left out: the memory is the version asked with, the one `had` holds.
+    if (had === undefined || had.version !== memoryVersion) {
+      logger.warn(
+        { subject: BrainEndpoints.contextGet.subject, requestId: headers['x-request-id'] },
+        'the brain left out a memory not asked for',
+      );
+      return {
+        ok: false,
+        code: 'UPSTREAM_ERROR',
+        message: 'The brain service left out a memory this gateway does not have.',
+      };
+    }
+    known.keep(accountId, had);
+    return { ok: true, value: { ...parts, memoryJson: had.json } };
+  }
+
   return async (_req: Request, res: Response) => {
     const { identity } = state(res);
     // A bearer route: authentication has run; otherwise it is a bug.
@@ -123,7 +196,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     const headers = identityHeaders(state(res));
     const wantsBrain = readable.has('persona') || readable.has('user') || readable.has('memory');
     const [brain, proxy] = await Promise.all([
-      wantsBrain ? ask(BrainEndpoints.contextGet, headers) : undefined,
+      wantsBrain ? askBrain(identity.accountId, headers) : undefined,
       readable.has('services') ? ask(ProxyEndpoints.servicesList, headers) : undefined,
     ]);
     const parts = assemble(readable, brain, proxy);
@@ -152,9 +225,12 @@ export function contextBody(parts: ContextParts, endpointsJson: string): string 
   );
 }
 
+/** The brain's parts as the context uses them: its memory's text, whether sent or known. */
+type BrainParts = Omit<BrainContext, 'memoryJson' | 'memoryVersion'> & { memoryJson: string };
+
 function assemble(
   readable: Set<Part>,
-  brain: Outcome<BrainContext> | undefined,
+  brain: Outcome<BrainParts> | undefined,
   proxy: Outcome<ServiceList> | undefined,
 ): ContextParts {
   const unavailable: UnavailablePart[] = [];
@@ -170,7 +246,7 @@ function assemble(
     unavailable.push({ part, service, code: outcome.code, message: outcome.message });
     return null;
   };
-  const brainPart = <K extends keyof BrainContext>(part: Part, key: K) =>
+  const brainPart = <K extends keyof BrainParts>(part: Part, key: K) =>
     pick(part, 'brain', brain?.ok === true ? { ok: true, value: brain.value[key] } : brain);
   return {
     persona: brainPart('persona', 'persona'),
