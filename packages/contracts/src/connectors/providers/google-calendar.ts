@@ -1,20 +1,11 @@
-/** Google Calendar (developers.google.com/identity/protocols/oauth2/web-server): a refresh token only with access_type=offline (prompt=consent gets one again on reconnect); it does not rotate. */
+/** Google Calendar (developers.google.com/workspace/calendar/api): Google's OAuth (google-oauth.ts). */
+import { googleOAuth } from '../google-oauth.ts';
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const googleCalendar = defineProvider({
   name: 'google-calendar',
   displayName: 'Google Calendar',
-  auth: {
-    type: 'oauth2',
-    authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenUrl: 'https://oauth2.googleapis.com/token',
-    clientAuth: 'client_secret_post',
-    pkce: true,
-    defaultScopes: ['https://www.googleapis.com/auth/calendar.readonly'],
-    authorizationParams: { access_type: 'offline', prompt: 'consent' },
-    refreshTokens: 'static',
-    revocation: { url: 'https://oauth2.googleapis.com/revoke', style: 'rfc7009' },
-  },
+  auth: googleOAuth(['https://www.googleapis.com/auth/calendar.readonly']),
   api: {
     baseUrl: 'https://www.googleapis.com/calendar/v3',
     allowedHosts: ['www.googleapis.com'],

@@ -1,20 +1,11 @@
-/** Google Drive (developers.google.com/workspace/drive/api): Google's OAuth, as Google Calendar. */
+/** Google Drive (developers.google.com/workspace/drive/api): Google's OAuth (google-oauth.ts). */
+import { googleOAuth } from '../google-oauth.ts';
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const googleDrive = defineProvider({
   name: 'google-drive',
   displayName: 'Google Drive',
-  auth: {
-    type: 'oauth2',
-    authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenUrl: 'https://oauth2.googleapis.com/token',
-    clientAuth: 'client_secret_post',
-    pkce: true,
-    defaultScopes: ['https://www.googleapis.com/auth/drive.readonly'],
-    authorizationParams: { access_type: 'offline', prompt: 'consent' },
-    refreshTokens: 'static',
-    revocation: { url: 'https://oauth2.googleapis.com/revoke', style: 'rfc7009' },
-  },
+  auth: googleOAuth(['https://www.googleapis.com/auth/drive.readonly']),
   api: {
     baseUrl: 'https://www.googleapis.com/drive/v3',
     allowedHosts: ['www.googleapis.com'],
