@@ -270,13 +270,7 @@ describe('GET /api/v1/gateway/context', () => {
 
       reply = { ...brainContext, memoryJson: '{"id":"mem_9"}' };
       const { status, body } = await context('memory-text');
-      expect(status).toBe(200);
-      expect(body).toMatchObject({ persona: null, user: null, memory: null, memoryCount: null });
-      expect(body.unavailable.map((u) => [u.part, u.code])).toEqual([
-        ['persona', 'UPSTREAM_ERROR'],
-        ['user', 'UPSTREAM_ERROR'],
-        ['memory', 'UPSTREAM_ERROR'],
-      ]);
+      expectBrainPartsRefused(status, body);
     } finally {
       await stopAnswering();
     }
@@ -287,6 +281,17 @@ describe('GET /api/v1/gateway/context', () => {
     expect(response.status).toBe(401);
   });
 });
+
+/** A brain reply the gateway refused: 200, the brain's parts null and listed as UPSTREAM_ERROR. */
+function expectBrainPartsRefused(status: number, body: Awaited<ReturnType<typeof context>>['body']): void {
+  expect(status).toBe(200);
+  expect(body).toMatchObject({ persona: null, user: null, memory: null, memoryCount: null });
+  expect(body.unavailable.map((u) => [u.part, u.code])).toEqual([
+    ['persona', 'UPSTREAM_ERROR'],
+    ['user', 'UPSTREAM_ERROR'],
+    ['memory', 'UPSTREAM_ERROR'],
+  ]);
+}
 
 describe('an unchanged memory is not sent again', () => {
   test('the brain is asked with the version the gateway has, and its copy answers when the brain leaves the text out', async () => {
@@ -320,13 +325,7 @@ describe('an unchanged memory is not sent again', () => {
     await answer(ProxySubjects.servicesList, () => services);
     try {
       const { status, body } = await context('unknown-memory');
-      expect(status).toBe(200);
-      expect(body).toMatchObject({ persona: null, user: null, memory: null, memoryCount: null });
-      expect(body.unavailable.map((u) => [u.part, u.code])).toEqual([
-        ['persona', 'UPSTREAM_ERROR'],
-        ['user', 'UPSTREAM_ERROR'],
-        ['memory', 'UPSTREAM_ERROR'],
-      ]);
+      expectBrainPartsRefused(status, body);
     } finally {
       await stopAnswering();
     }
