@@ -15,6 +15,13 @@ import { gatewayDatabase } from '../src/database.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
+/**
+ * How long a test waits for a replica's answer on the bus. A usage report first writes the counts
+ * kept in memory and settles every lease (a few statements, each a commit): on a CI machine busy
+ * with other suites that took more than 2 s once.
+ */
+export const BUS_TIMEOUT_MS = 10_000;
+
 export interface GatewayReplicas extends AsyncDisposable {
   postgres: TestPostgres;
   auth: FakeAuthServer;

@@ -10,7 +10,7 @@ import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, UsageCharged } from '@pag/contracts';
 import { type FakeAuthServer, freePort } from '@pag/kit/testing';
 import type { GatewayReplicas } from './gateway-replicas.ts';
-import { startGatewayReplicas } from './gateway-replicas.ts';
+import { BUS_TIMEOUT_MS, startGatewayReplicas } from './gateway-replicas.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -44,7 +44,7 @@ async function charge(
   const reply = await on.bus.request(
     GatewaySubjects.usageCharge,
     { accountId, clientId, limits },
-    { timeoutMs: 2_000 },
+    { timeoutMs: BUS_TIMEOUT_MS },
   );
   return UsageCharged.parse(reply);
 }
@@ -54,7 +54,7 @@ function usage(clientIds: string[], accountId = OWNER, on: TestGateway = gateway
   return on.bus.request<UsageReport>(
     GatewaySubjects.usageGet,
     { accountId, clientIds },
-    { timeoutMs: 2_000 },
+    { timeoutMs: BUS_TIMEOUT_MS },
   );
 }
 
@@ -160,7 +160,7 @@ describe('what cannot be charged', () => {
       gateway.bus.request(
         GatewaySubjects.usageCharge,
         { accountId: OWNER, limits: NO_LIMITS },
-        { timeoutMs: 2_000 },
+        { timeoutMs: BUS_TIMEOUT_MS },
       ),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('clientId') });
   });

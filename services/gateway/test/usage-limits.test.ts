@@ -9,7 +9,7 @@ import type { UsageReport } from '@pag/contracts';
 import { ErrorBody, GatewaySubjects, TokenCapabilities } from '@pag/contracts';
 import { type FakeAuthServer, freePort } from '@pag/kit/testing';
 import type { GatewayReplicas } from './gateway-replicas.ts';
-import { startGatewayReplicas } from './gateway-replicas.ts';
+import { BUS_TIMEOUT_MS, startGatewayReplicas } from './gateway-replicas.ts';
 import type { TestGateway } from './start-test-gateway.ts';
 import { startTestGateway } from './start-test-gateway.ts';
 
@@ -63,7 +63,7 @@ function usage(clientIds: string[], accountId = OWNER): Promise<UsageReport> {
   return gateway.bus.request<UsageReport>(
     GatewaySubjects.usageGet,
     { accountId, clientIds },
-    { timeoutMs: 2_000 },
+    { timeoutMs: BUS_TIMEOUT_MS },
   );
 }
 
@@ -189,7 +189,7 @@ describe('gateway.usage.get', () => {
 
   test('a malformed query is INVALID_REQUEST naming the field', async () => {
     await expect(
-      gateway.bus.request(GatewaySubjects.usageGet, { accountId: OWNER }, { timeoutMs: 2_000 }),
+      gateway.bus.request(GatewaySubjects.usageGet, { accountId: OWNER }, { timeoutMs: BUS_TIMEOUT_MS }),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('clientIds') });
   });
 });
