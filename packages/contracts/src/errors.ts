@@ -140,6 +140,10 @@ export const ErrorCatalogue = {
     status: 502,
     hint: "The connected service's answer exceeds the proxy's limit (stated in the message); ask for less, e.g. a smaller page.",
   },
+  UPSTREAM_ADDRESS_REFUSED: {
+    status: 502,
+    hint: 'A connector the owner defined resolves to a private, loopback or link-local address; nothing was sent. The owner corrects its URLs on /dashboard/services.',
+  },
 } as const satisfies Record<string, { status: number; hint: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;

@@ -21,7 +21,12 @@ export type {
   ProviderDefinition,
   ProviderInput,
 } from './connectors/provider-definition.ts';
-export { isLoopbackHost, providerSchema } from './connectors/provider-definition.ts';
+export {
+  isLoopbackHost,
+  METHOD_OVERRIDES,
+  providerSchema,
+  REST_READ,
+} from './connectors/provider-definition.ts';
 export { SCOPE_SET_RESOURCES, scopeSetGrants } from './connectors/scope-sets.ts';
 export type {
   AnyEndpoint,
@@ -217,7 +222,12 @@ export {
   ConnectStart,
   ConnectStarted,
   Disconnect,
+  OwnerClientSet,
+  OwnerConnectorFields,
+  type OwnerConnectorInput,
+  OwnerConnectorSet,
   OwnerConnectors,
+  OwnerSettings,
   ServiceList,
   VaultTokenList,
   VaultTokenMetadata,

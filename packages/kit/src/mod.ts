@@ -210,7 +210,7 @@ export { freePort } from './net/free-port.ts';
 export type { AddressClass } from './net/public-address.ts';
 export { classifyAddress, isAllowedAddress } from './net/public-address.ts';
 export type { PublicFetchOptions, PublicFetchResult } from './net/public-fetch.ts';
-export { fetchPublic, PublicFetchError } from './net/public-fetch.ts';
+export { checkedLookup, checkPublicUrl, fetchPublic, PublicFetchError } from './net/public-fetch.ts';
 export type { ReadinessCheck, ReadinessReport } from './ops/health.ts';
 export { Health } from './ops/health.ts';
 export type { Metrics } from './ops/metrics.ts';

@@ -235,6 +235,8 @@ export const proxyConfig = defineConfig({
       baseUrls: env.CONNECTOR_BASE_URLS,
       clients: env.CONNECTOR_CLIENTS,
       custom: customConnectors(env.CONNECTOR_CUSTOM, env.CONNECTOR_ALLOW_LOOPBACK).data ?? [],
+      /** Owners' own connectors may use http on loopback (tests only; docs/adr/0068). */
+      allowLoopback: env.CONNECTOR_ALLOW_LOOPBACK,
     },
     /** An OAuth access token expiring within this long is refreshed before a call. */
     refreshMarginMs: env.TOKEN_REFRESH_MARGIN_MS,

@@ -8,6 +8,7 @@ import type { EndpointHandler } from '@pag/kit';
 import { callForward } from './handlers/call-forward.ts';
 import { connectorsList, ownerConnectorsList } from './handlers/connectors-list.ts';
 import { connectFinish, connectionRemove, connectKey, connectStart } from './handlers/owner-connect.ts';
+import { clientRemove, clientSet, customRemove, customSet, settingsGet } from './handlers/owner-settings.ts';
 import type { ProxyHandlerDeps } from './handlers/proxy-deps.ts';
 import { servicesList } from './handlers/services-list.ts';
 import { vaultTokensList } from './handlers/vault-tokens-list.ts';
@@ -22,4 +23,9 @@ export const proxyEndpoints: readonly EndpointHandler<AnyEndpoint, ProxyHandlerD
   connectFinish,
   connectKey,
   connectionRemove,
+  settingsGet,
+  clientSet,
+  clientRemove,
+  customSet,
+  customRemove,
 ];

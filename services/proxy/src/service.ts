@@ -24,6 +24,7 @@ import { LastUsedBatch } from './calls/last-used.ts';
 import { TokenRefresher } from './calls/token-refresh.ts';
 import type { ProxyConfig } from './config.ts';
 import { resolveConnectors } from './connectors/catalogue.ts';
+import { ConnectorRegistry } from './connectors/registry.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
@@ -55,13 +56,16 @@ function internalUrl(host: string, port: number): string {
 
 export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   const { config, bus, logger, metrics } = deps;
-  const connectors = resolveConnectors(config.connectors);
+  const base = resolveConnectors(config.connectors);
   const prisma = createPrismaClient(PrismaClient, {
     databaseUrl: config.databaseUrl,
     schema: proxyDatabase.schema,
     logger,
   });
-  const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors, logger });
+  const store = new VaultStore({ prisma, keyRing: config.keyRing, connectors: base, logger });
+  const connectors = new ConnectorRegistry(base, store.owners, {
+    allowLoopback: config.connectors.allowLoopback,
+  });
   const connect = new ConnectStore({ prisma, keyRing: config.keyRing });
   const refresher = new TokenRefresher({
     store: connect,
@@ -85,7 +89,11 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   let subscriptions: Subscription[] = [];
   let port: number;
   try {
-    changes = await followCredentialChanges({ databaseUrl: config.databaseUrl, cache: credentials, logger });
+    changes = await followCredentialChanges({
+      databaseUrl: config.databaseUrl,
+      caches: [credentials, connectors],
+      logger,
+    });
     introspection = await IntrospectionClient.create({
       authUrl: config.authUrl,
       clientId: config.introspection.clientId,
@@ -102,6 +110,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         deps: {
           store,
           connectors,
+          allowLoopback: config.connectors.allowLoopback,
           connect,
           refresher,
           connectStateTtlMs: config.connectStateTtlMs,
@@ -143,7 +152,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     throw error;
   }
   const url = internalUrl(config.host, port);
-  logger.info({ url, connectors: [...connectors.keys()] }, 'proxy listening');
+  logger.info({ url, connectors: [...base.keys()] }, 'proxy listening');
 
   const close = async () => {
     await closeServer(server, { drainMs: config.shutdownDrainMs });

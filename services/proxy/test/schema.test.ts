@@ -19,5 +19,6 @@ describeSchemaChecks({
     '20261124180000_connect_flow',
     '20261124190000_proxy_credential_changes',
     '20261124200000_vault_envelope',
+    '20261124210000_owner_connectors',
   ],
 });

@@ -63,7 +63,10 @@ import {
   ConnectStart,
   ConnectStarted,
   Disconnect,
+  OwnerClientSet,
+  OwnerConnectorSet,
   OwnerConnectors,
+  OwnerSettings,
   ServiceList,
   VaultTokenList,
 } from '../schemas/proxy.ts';
@@ -448,6 +451,45 @@ export const ProxyOwnerEndpoints = {
   }),
   disconnect: defineEndpoint({
     subject: 'proxy.owner-connect.disconnect',
+    from: 'auth',
+    to: 'proxy',
+    request: Disconnect,
+    reply: ConnectDone,
+  }),
+  /** What the owner entered (own clients, own connectors), never a secret (docs/adr/0068). */
+  settingsGet: defineEndpoint({
+    subject: 'proxy.owner-settings.get',
+    from: 'auth',
+    to: 'proxy',
+    request: OwnerConnectors,
+    reply: OwnerSettings,
+  }),
+  /** The owner's own OAuth client for a connector: it beats the deployment's for this owner. */
+  clientSet: defineEndpoint({
+    subject: 'proxy.owner-client.set',
+    from: 'auth',
+    to: 'proxy',
+    request: OwnerClientSet,
+    reply: ConnectDone,
+  }),
+  clientRemove: defineEndpoint({
+    subject: 'proxy.owner-client.remove',
+    from: 'auth',
+    to: 'proxy',
+    request: Disconnect,
+    reply: ConnectDone,
+  }),
+  /** The owner's own generic OAuth 2.0 connector, created or replaced. */
+  customSet: defineEndpoint({
+    subject: 'proxy.owner-custom.set',
+    from: 'auth',
+    to: 'proxy',
+    request: OwnerConnectorSet,
+    reply: ConnectDone,
+  }),
+  /** Deletes it: the connection is revoked where possible and its tokens forgotten. */
+  customRemove: defineEndpoint({
+    subject: 'proxy.owner-custom.remove',
     from: 'auth',
     to: 'proxy',
     request: Disconnect,

@@ -84,6 +84,19 @@ export const Connector = z
       .describe(
         "OAuth: the origin of the provider's authorization endpoint, where connecting sends the owner's browser.",
       ),
+    client: z
+      .enum(['owner', 'deployment'])
+      .nullable()
+      .optional()
+      .describe(
+        "OAuth: whose client connects it: the owner's own (entered on /dashboard/services, it wins) or the deployment's; null: none.",
+      ),
+    owned: z
+      .boolean()
+      .optional()
+      .describe(
+        "The owner's own generic OAuth 2.0 connector (defined on /dashboard/services), seen by that owner only.",
+      ),
   })
   .describe('A kind of third-party service the owner can connect.');
 export type Connector = z.infer<typeof Connector>;
@@ -148,3 +161,46 @@ export const ConnectDone = z.object({
   revoked: z.boolean().optional(),
 });
 export type ConnectDone = z.infer<typeof ConnectDone>;
+
+// The owner's own OAuth clients and connectors (docs/adr/0068) --------------------------------------
+
+/** An owner's OAuth client for a connector of the catalogue or the deployment. */
+export const OwnerClientSet = z.object({
+  accountId: Account,
+  service: ServiceName,
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(2000),
+});
+export type OwnerClientSet = z.infer<typeof OwnerClientSet>;
+
+/**
+ * An owner's generic OAuth 2.0 connector, as the form (and `pag connector custom set --file`) gives
+ * it. The proxy builds a provider definition from it and validates that with the catalogue's schema
+ * (providerSchema); the fields here are only bounded. Every call reads with GET and HEAD only.
+ */
+export const OwnerConnectorFields = z.object({
+  name: z.string().min(1).max(100),
+  displayName: z.string().min(1).max(100),
+  authorizationUrl: z.string().max(2000),
+  tokenUrl: z.string().max(2000),
+  revocationUrl: z.string().max(2000).nullable().default(null),
+  apiBaseUrl: z.string().max(2000),
+  scopes: z.array(z.string().min(1).max(200)).max(50).default([]),
+  clientAuth: z.enum(['client_secret_basic', 'client_secret_post']),
+  pkce: z.boolean(),
+  clientId: z.string().min(1).max(500),
+  /** Omitted when editing: the stored secret stays. */
+  clientSecret: z.string().min(1).max(2000).optional(),
+});
+export type OwnerConnectorFields = z.infer<typeof OwnerConnectorFields>;
+export type OwnerConnectorInput = z.input<typeof OwnerConnectorFields>;
+
+export const OwnerConnectorSet = z.object({ accountId: Account, connector: OwnerConnectorFields });
+export type OwnerConnectorSet = z.infer<typeof OwnerConnectorSet>;
+
+/** What the owner entered, for the dashboard's forms: never a secret. */
+export const OwnerSettings = z.object({
+  clients: z.array(z.object({ service: ServiceName, clientId: z.string() })),
+  connectors: z.array(OwnerConnectorFields.omit({ clientSecret: true })),
+});
+export type OwnerSettings = z.infer<typeof OwnerSettings>;

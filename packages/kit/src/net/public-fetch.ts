@@ -1,6 +1,6 @@
 /**
- * One GET of a small document at a URL someone else chose (a client's metadata document), safe
- * against server-side request forgery.
+ * One request for a small document at a URL someone else chose (a client's metadata document, the
+ * token endpoint of a connector an owner defined), safe against server-side request forgery.
  *
  * What it enforces:
  * - https only; http only to a loopback address, and only when the caller allows loopback (tests);
@@ -32,6 +32,11 @@ export interface PublicFetchOptions {
   allowLoopback?: boolean;
   /** Sent as Accept. */
   accept?: string;
+  /** GET unless said (a token endpoint takes a POST of a form). */
+  method?: 'GET' | 'POST';
+  /** Further request headers (Content-Type, Authorization of a token request). */
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
 }
 
 export interface PublicFetchResult {
@@ -50,8 +55,12 @@ export class PublicFetchError extends Error {
   }
 }
 
-/** The checked connection target: the lookup answers only addresses that passed the check. */
-function checkedLookup(allowLoopback: boolean): LookupFunction {
+/**
+ * The checked connection target: the lookup answers only addresses that passed the check. Given to
+ * an http(s).Agent it makes every connection of that agent go to checked addresses only (the
+ * proxy's forwarding to a connector an owner defined).
+ */
+export function checkedLookup(allowLoopback: boolean): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 4);
@@ -69,6 +78,20 @@ function checkedLookup(allowLoopback: boolean): LookupFunction {
       return callback(null, first.address, first.family);
     });
   };
+}
+
+/**
+ * Resolves a URL's host once and throws a PublicFetchError unless every address is allowed (an IP
+ * literal is judged as it is): for checking a URL when it is entered, before anything is sent.
+ */
+export async function checkPublicUrl(target: string | URL, allowLoopback = false): Promise<void> {
+  const url = new URL(target);
+  checkUrl(url, allowLoopback);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return;
+  await new Promise<void>((resolve, reject) => {
+    checkedLookup(allowLoopback)(host, { all: true }, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 function checkUrl(url: URL, allowLoopback: boolean): void {
@@ -94,8 +117,8 @@ export async function fetchPublic(
   checkUrl(url, allowLoopback);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const requestOptions: RequestOptions = {
-    method: 'GET',
-    headers: { accept: options.accept ?? 'application/json', 'user-agent': 'pag-auth' },
+    method: options.method ?? 'GET',
+    headers: { accept: options.accept ?? 'application/json', 'user-agent': 'pag-auth', ...options.headers },
     lookup: checkedLookup(allowLoopback),
     // A connection of its own: a pooled socket could have been opened for another check.
     agent: false,
@@ -140,6 +163,6 @@ export async function fetchPublic(
       response.on('end', () => resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', fail);
-    req.end();
+    req.end(options.body);
   });
 }

@@ -52,6 +52,7 @@ import {
   CallRecord,
   credentialHeader,
   declaredTooLarge,
+  isAddressRefusal,
   upstreamError,
   upstreamRateLimited,
   upstreamTarget,
@@ -59,6 +60,7 @@ import {
 } from './upstream.ts';
 
 export interface ForwardCallDeps {
+  /** The connectors of the call's account (connectors/registry.ts). */
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   store: VaultStore;
   refresher: TokenRefresher;
@@ -150,7 +152,11 @@ async function callWith(
     if (error instanceof AppError) throw error;
     const appError = upstreamError(
       connector,
-      error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'broken',
+      error instanceof DOMException && error.name === 'TimeoutError'
+        ? 'timeout'
+        : isAddressRefusal(error)
+          ? 'refused'
+          : 'broken',
       deps,
       error,
     );
@@ -173,7 +179,9 @@ async function send(
   const signal = AbortSignal.timeout(timeoutMs);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method, headers, signal }, resolve);
+    // An owner's connector: the agent connects to checked public addresses only.
+    const agent = limits.connector.publicOnly?.agent;
+    const req = request(url, { method, headers, signal, ...(agent === undefined ? {} : { agent }) }, resolve);
     req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
     req.end(body ?? undefined);
   });

@@ -26,7 +26,21 @@ export function credentialHeader(connector: ConnectorDefinition, credential: str
     : [connector.credential.name.toLowerCase(), credential];
 }
 
-export type UpstreamFailure = 'timeout' | 'too-large' | 'broken';
+export type UpstreamFailure = 'timeout' | 'too-large' | 'broken' | 'refused';
+
+/**
+ * An owner's connector whose host resolved to an address that is not public (kit's checkedLookup
+ * refused to connect): nothing was sent. By name: node's errors may come from another realm.
+ */
+export function isAddressRefusal(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Object; depth += 1) {
+    const { name, unreachable, cause } = current as { name?: string; unreachable?: boolean; cause?: unknown };
+    if (name === 'PublicFetchError' && unreachable === false) return true;
+    current = cause;
+  }
+  return false;
+}
 
 export function upstreamError(
   connector: ConnectorDefinition,
@@ -39,6 +53,13 @@ export function upstreamError(
       'UPSTREAM_TIMEOUT',
       `${connector.displayName} did not start its answer within ${limits.timeoutMs} ms.`,
       { cause, expose: true, hint: `${connector.displayName} is slow or down; retry later.` },
+    );
+  }
+  if (failure === 'refused') {
+    return new AppError(
+      'UPSTREAM_ADDRESS_REFUSED',
+      `${connector.displayName} resolves to an address that is not public; nothing was sent.`,
+      { cause, expose: true },
     );
   }
   if (failure === 'too-large') {

@@ -5,6 +5,7 @@
  * deployment (CONNECTOR_CLIENTS) and its base URL possibly overridden (CONNECTOR_BASE_URLS, for
  * tests and staging). Everything else about a catalogue connector is fixed in its definition.
  */
+import type { Agent } from 'node:http';
 import type { OAuth2Auth, ProviderDefinition } from '@pag/contracts';
 import { PROVIDERS } from '@pag/contracts';
 
@@ -29,8 +30,20 @@ export interface ConnectorDefinition {
   readonly defaultHeaders: Readonly<Record<string, string>>;
   /** OAuth 2.0: the provider's endpoints and behaviour; null for API-key connectors. */
   readonly oauth: OAuth2Auth | null;
-  /** OAuth 2.0: this deployment's client, or null when none is configured (cannot connect). */
+  /** OAuth 2.0: the client in use, or null when none is configured (cannot connect). */
   readonly client: OAuthClient | null;
+  /** Whose client that is: the owner's own (docs/adr/0068) beats the deployment's. */
+  readonly clientSource: 'owner' | 'deployment' | null;
+  /**
+   * An owner's own connector (connectors/owner-connector.ts): seen by that owner only, and every
+   * request for it goes to public addresses only (the owner is not trusted like the operator).
+   */
+  readonly owned: boolean;
+  /**
+   * Set for an owner's own connector: every request for it (token, refresh, revocation, calls)
+   * goes to checked public addresses only; `agent` is the API's (its lookup refuses the others).
+   */
+  readonly publicOnly: { readonly allowLoopback: boolean; readonly agent: Agent } | null;
   /** API-key connectors: where the owner finds the key. */
   readonly keyHint: string | null;
   readonly readAccess: string;
@@ -45,11 +58,12 @@ export interface ConnectorSettings {
   custom?: readonly (ProviderDefinition & { client: OAuthClient })[];
 }
 
-function toConnector(
+export function toConnector(
   provider: ProviderDefinition,
   client: OAuthClient | null,
   baseUrl?: string,
 ): ConnectorDefinition {
+  const oauth = provider.auth.type === 'oauth2';
   return {
     name: provider.name,
     displayName: provider.displayName,
@@ -59,7 +73,10 @@ function toConnector(
     credential: provider.api.credential,
     defaultHeaders: provider.api.defaultHeaders,
     oauth: provider.auth.type === 'oauth2' ? provider.auth : null,
-    client: provider.auth.type === 'oauth2' ? client : null,
+    client: oauth ? client : null,
+    clientSource: oauth && client !== null ? 'deployment' : null,
+    owned: false,
+    publicOnly: null,
     keyHint: provider.auth.type === 'api_key' ? provider.auth.keyHint : null,
     readAccess: provider.access.readAccess,
   };

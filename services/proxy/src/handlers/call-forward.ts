@@ -9,11 +9,11 @@ import { handle } from '@pag/kit';
 import { forwardCall } from '../calls/forward-call.ts';
 import type { ProxyHandlerDeps } from './proxy-deps.ts';
 
-export const callForward = handle(ProxyEndpoints.callForward, (caller, call, deps: ProxyHandlerDeps) =>
+export const callForward = handle(ProxyEndpoints.callForward, async (caller, call, deps: ProxyHandlerDeps) =>
   forwardCall(call, caller, {
     ...deps.calls,
     store: deps.store,
     refresher: deps.refresher,
-    connectors: deps.connectors,
+    connectors: await deps.connectors.forAccount(call.accountId),
   }),
 );

@@ -10,9 +10,10 @@ import type { ConnectFlowDeps } from '../oauth/connect-flow.ts';
 import { connectApiKey, disconnect, finishConnect, startConnect } from '../oauth/connect-flow.ts';
 import type { ProxyHandlerDeps } from './proxy-deps.ts';
 
-function flowDeps(deps: ProxyHandlerDeps): ConnectFlowDeps {
+/** The flow's dependencies for one account: its connectors include the owner's own. */
+export async function flowDeps(deps: ProxyHandlerDeps, accountId: string): Promise<ConnectFlowDeps> {
   return {
-    connectors: deps.connectors,
+    connectors: await deps.connectors.forAccount(accountId),
     store: deps.store,
     connect: deps.connect,
     connectStateTtlMs: deps.connectStateTtlMs,
@@ -22,20 +23,23 @@ function flowDeps(deps: ProxyHandlerDeps): ConnectFlowDeps {
 
 export const connectStart = handle(
   ProxyOwnerEndpoints.connectStart,
-  (_caller, input, deps: ProxyHandlerDeps) => startConnect(input, flowDeps(deps)),
+  async (_caller, input, deps: ProxyHandlerDeps) =>
+    startConnect(input, await flowDeps(deps, input.accountId)),
 );
 
 export const connectFinish = handle(
   ProxyOwnerEndpoints.connectFinish,
-  (_caller, input, deps: ProxyHandlerDeps) => finishConnect(input, flowDeps(deps)),
+  async (_caller, input, deps: ProxyHandlerDeps) =>
+    finishConnect(input, await flowDeps(deps, input.accountId)),
 );
 
 export const connectKey = handle(
   ProxyOwnerEndpoints.connectApiKey,
-  (_caller, input, deps: ProxyHandlerDeps) => connectApiKey(input, flowDeps(deps)),
+  async (_caller, input, deps: ProxyHandlerDeps) =>
+    connectApiKey(input, await flowDeps(deps, input.accountId)),
 );
 
 export const connectionRemove = handle(
   ProxyOwnerEndpoints.disconnect,
-  (_caller, input, deps: ProxyHandlerDeps) => disconnect(input, flowDeps(deps)),
+  async (_caller, input, deps: ProxyHandlerDeps) => disconnect(input, await flowDeps(deps, input.accountId)),
 );

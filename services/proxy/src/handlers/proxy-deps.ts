@@ -1,13 +1,16 @@
 /** What the proxy's bus handlers need, built once by service.ts. */
 import type { CallAudit } from '../calls/audit-call.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
-import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { ConnectStore } from '../store/connect-store.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 
 export interface ProxyHandlerDeps {
   store: VaultStore;
-  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  /** The connectors each account sees (catalogue, deployment's, the owner's own). */
+  connectors: ConnectorRegistry;
+  /** CONNECTOR_ALLOW_LOOPBACK: owners' connector URLs may be http on loopback (tests). */
+  allowLoopback: boolean;
   /** The connect flow's state and the OAuth tokens (connect, refresh, disconnect). */
   connect: ConnectStore;
   refresher: TokenRefresher;

@@ -28,7 +28,7 @@ import type { CallAudit } from '../calls/audit-call.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
-import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
@@ -49,7 +49,8 @@ export interface ProxyAppDeps {
   credentials: CredentialCache;
   /** last_used_at, written once a second per token (calls/last-used.ts). */
   lastUsed: LastUsedBatch;
-  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  /** The connectors each account sees (connectors/registry.ts). */
+  connectors: ConnectorRegistry;
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
   /** PROXY_MAX_RESPONSE_BYTES: the largest answer passed back. */
@@ -78,7 +79,6 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
   app.use(findConnection(deps));
   app.use(
     forwardUpstream({
-      connectors: deps.connectors,
       refresher: deps.refresher,
       lastUsed: deps.lastUsed,
       timeoutMs: deps.upstreamTimeoutMs,

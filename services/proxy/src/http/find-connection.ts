@@ -11,12 +11,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { connectorNamed, credentialOf } from '../calls/connection.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
-import type { ConnectorDefinition } from '../connectors/catalogue.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { state } from './state.ts';
 
 export interface FindConnectionOptions {
-  connectors: ReadonlyMap<string, ConnectorDefinition>;
+  /** The connectors of the caller's account: an owner's own are seen by that owner only. */
+  connectors: ConnectorRegistry;
   store: VaultStore;
   refresher: TokenRefresher;
   credentials: CredentialCache;
@@ -26,7 +27,9 @@ export interface FindConnectionOptions {
 export function findConnection(options: FindConnectionOptions): RequestHandler {
   const lookUp = async (req: Request, res: Response): Promise<void> => {
     const current = state(res);
-    const connector = connectorNamed(options.connectors, current.params?.service ?? '');
+    const accountId = current.identity?.accountId ?? '';
+    const connectors = await options.connectors.forAccount(accountId);
+    const connector = connectorNamed(connectors, current.params?.service ?? '');
     current.connector = connector;
     const declared = Number(req.get('content-length') ?? 0);
     if (declared > options.bodyLimitBytes) {
@@ -35,7 +38,6 @@ export function findConnection(options: FindConnectionOptions): RequestHandler {
         `The request body exceeds the limit of ${options.bodyLimitBytes} bytes.`,
       );
     }
-    const accountId = current.identity?.accountId ?? '';
     current.credential = await options.credentials.get(accountId, connector.name, () =>
       credentialOf(options, accountId, connector, current.requestId),
     );

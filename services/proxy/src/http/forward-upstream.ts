@@ -42,6 +42,7 @@ import {
   CallRecord,
   credentialHeader,
   declaredTooLarge,
+  isAddressRefusal,
   upstreamError,
   upstreamRateLimited,
   upstreamTarget,
@@ -53,7 +54,6 @@ import { isOAuthConnector } from '../oauth/provider-client.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
-  connectors: ReadonlyMap<string, ConnectorDefinition>;
   refresher: TokenRefresher;
   lastUsed: LastUsedBatch;
   /** How long a connected service may take to start its answer; then 504. */
@@ -78,17 +78,22 @@ interface InFlight {
 
 export function forwardUpstream(options: ForwardOptions): RequestHandler {
   const inFlight = new WeakMap<IncomingMessage, InFlight>();
-  const proxies = new Map(
-    [...options.connectors.values()].map((connector) => [
-      connector.name,
-      connectorProxy(connector, inFlight, options),
-    ]),
-  );
+  // One proxy per connector, made at its first call: an owner's connector is a new object each
+  // time the owner's connectors change, and its proxy goes with it.
+  const proxies = new WeakMap<ConnectorDefinition, ProxyHandler<IncomingMessage, ServerResponse>>();
+  const proxyFor = (connector: ConnectorDefinition) => {
+    let proxy = proxies.get(connector);
+    if (proxy === undefined) {
+      proxy = connectorProxy(connector, inFlight, options);
+      proxies.set(connector, proxy);
+    }
+    return proxy;
+  };
 
   return (req: Request, res: Response, next: NextFunction) => {
     const current = state(res);
     const { connector, credential, identity } = current;
-    const proxy = connector === undefined ? undefined : proxies.get(connector.name);
+    const proxy = connector === undefined ? undefined : proxyFor(connector);
     if (
       connector === undefined ||
       credential === undefined ||
@@ -141,6 +146,8 @@ function connectorProxy(
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: connector.baseUrl,
     ...FORWARDING_OPTIONS,
+    // An owner's connector: connections to checked public addresses only (connectors/registry.ts).
+    ...(connector.publicOnly === null ? {} : { agent: connector.publicOnly.agent }),
     on: {
       proxyReq: (proxyReq, req) => {
         const call = inFlight.get(req);
@@ -189,7 +196,8 @@ function connectorProxy(
       },
       error: (error, req, res) => {
         const call = inFlight.get(req);
-        const appError = upstreamError(connector, call?.failure ?? 'broken', options, error);
+        const failure = isAddressRefusal(error) ? 'refused' : (call?.failure ?? 'broken');
+        const appError = upstreamError(connector, failure, options, error);
         call?.record.failed(appError.code);
         if (appError.code === 'UPSTREAM_ERROR') {
           options.logger.warn(

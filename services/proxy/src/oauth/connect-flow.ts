@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ConnectDone, ConnectFinish, ConnectStart } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 import { connectorNamed } from '../calls/connection.ts';
+import { isAddressRefusal, upstreamError } from '../calls/upstream.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { parseApiKeyConnection } from '../domain/api-key-input.ts';
 import type { ConnectStore } from '../store/connect-store.ts';
@@ -59,6 +60,9 @@ function oauthConnector(connector: ConnectorDefinition): OAuthConnector {
     throw new AppError(
       'CONNECTOR_NOT_CONFIGURED',
       `This deployment has no OAuth client for ${connector.displayName}.`,
+      {
+        hint: 'Enter your own client id and secret for it on /dashboard/services, or ask the operator (CONNECTOR_CLIENTS).',
+      },
     );
   }
   return connector;
@@ -124,6 +128,9 @@ export async function finishConnect(input: ConnectFinish, deps: ConnectFlowDeps)
           hint: 'Start the connect flow again from /dashboard/services.',
         },
       );
+    }
+    if (error instanceof ProviderUnavailableError && isAddressRefusal(error)) {
+      throw upstreamError(connector, 'refused', { timeoutMs: deps.timeoutMs, bodyLimitBytes: 0 }, error);
     }
     if (error instanceof ProviderUnavailableError) {
       throw new AppError(

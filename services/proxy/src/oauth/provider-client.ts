@@ -13,6 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuth2Auth } from '@pag/contracts';
+import { fetchPublic } from '@pag/kit';
 import type { ConnectorDefinition, OAuthClient } from '../connectors/catalogue.ts';
 
 export interface TokenSet {
@@ -38,6 +39,47 @@ export class ProviderRefusedError extends Error {
 /** The provider could not be asked, or failed (no answer in time, 5xx, an answer we cannot read). */
 export class ProviderUnavailableError extends Error {
   override name = 'ProviderUnavailableError';
+}
+
+/** Largest answer read from an owner's connector's token or revocation endpoint. */
+const PUBLIC_ANSWER_MAX_BYTES = 64 * 1024;
+
+/**
+ * A POST to a provider's endpoint. An owner's own connector goes through kit's fetchPublic: its
+ * host resolved once, every address public, the connection to the checked address; a refused
+ * address throws (a PublicFetchError as cause) before anything is sent.
+ */
+async function post(
+  connector: OAuthConnector,
+  url: string,
+  init: { headers: Record<string, string>; body?: URLSearchParams },
+  timeoutMs: number,
+): Promise<Response> {
+  if (connector.publicOnly === null) {
+    return fetch(url, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body ?? null,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+  const answer = await fetchPublic(url, {
+    method: 'POST',
+    headers: init.headers,
+    ...(init.body === undefined ? {} : { body: init.body.toString() }),
+    timeoutMs,
+    maxBytes: PUBLIC_ANSWER_MAX_BYTES,
+    allowLoopback: connector.publicOnly.allowLoopback,
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Response(answer.status === 204 ? null : new Uint8Array(answer.body), {
+    status: answer.status,
+    headers,
+  });
 }
 
 export interface OAuthConnector extends ConnectorDefinition {
@@ -100,13 +142,7 @@ async function postForm(
     body.set('client_secret', connector.client.clientSecret);
   }
   try {
-    return await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    return await post(connector, url, { headers, body }, timeoutMs);
   } catch (error) {
     throw new ProviderUnavailableError(`${connector.displayName} could not be reached`, { cause: error });
   }
@@ -190,12 +226,12 @@ export async function revokeToken(
             { token: token.value, token_type_hint: token.hint },
             timeoutMs,
           )
-        : await fetch(revocation.url, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token.value}` },
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
-          });
+        : await post(
+            connector,
+            revocation.url,
+            { headers: { authorization: `Bearer ${token.value}` } },
+            timeoutMs,
+          );
     await response.body?.cancel();
     return response.ok;
   } catch {

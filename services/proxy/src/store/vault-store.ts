@@ -19,6 +19,7 @@ import type { ValidApiKeyConnection } from '../domain/api-key-input.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { VaultKeyRing } from '../vault/key-ring.ts';
 import { openToken, rewrapToken, sealToken } from '../vault/token-cipher.ts';
+import { OwnerConnectorStore } from './owner-connector-store.ts';
 
 /** What a forwarded call needs: the connection's state and, when usable, the decrypted value. */
 export type CredentialLookup =
@@ -61,8 +62,11 @@ export class VaultStore {
   readonly #connectors: ReadonlyMap<string, ConnectorDefinition>;
   readonly #logger: Logger | undefined;
   readonly #pendingWrites = new Set<Promise<void>>();
+  /** The owners' own clients and connectors; their secrets rotate with the tokens. */
+  readonly owners: OwnerConnectorStore;
 
   constructor(options: VaultStoreOptions) {
+    this.owners = new OwnerConnectorStore({ prisma: options.prisma, keyRing: options.keyRing });
     this.#prisma = options.prisma;
     this.#sql = sqlPoolOf(options.prisma);
     this.#keys = options.keyRing;
@@ -229,7 +233,16 @@ export class VaultStore {
       _count: { _all: true },
       orderBy: { keyId: 'asc' },
     });
-    return groups.map((group) => ({ keyId: group.keyId, tokens: group._count._all }));
+    const usage = new Map(groups.map((group) => [group.keyId, group._count._all]));
+    // The owners' client secrets are sealed under the same ring: a key wrapping one is in use.
+    for (const entry of await this.owners.keyUsage())
+      usage.set(entry.keyId, (usage.get(entry.keyId) ?? 0) + entry.tokens);
+    return [...usage]
+      .map(([keyId, tokens]) => ({ keyId, tokens }))
+      .sort(
+        (a, b) =>
+          Number(a.keyId === null) - Number(b.keyId === null) || (a.keyId ?? '').localeCompare(b.keyId ?? ''),
+      );
   }
 
   /**
@@ -241,6 +254,12 @@ export class VaultStore {
    * none is left under another key.
    */
   async rotateBatch(size: number): Promise<number> {
+    const tokens = await this.#rotateTokens(size);
+    // Then the owners' client secrets (store/owner-connector-store.ts), in the same batches.
+    return tokens < size ? tokens + (await this.owners.rotateBatch(size - tokens)) : tokens;
+  }
+
+  async #rotateTokens(size: number): Promise<number> {
     return this.#prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<
         {
