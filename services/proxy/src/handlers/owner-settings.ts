@@ -18,6 +18,14 @@ import type { ProxyHandlerDeps } from './proxy-deps.ts';
 /** An owner defines at most this many connectors of their own. */
 const MAX_OWN_CONNECTORS = 25;
 
+/**
+ * This replica forgets the account's connectors at once, so the owner's next page sees the change;
+ * the others when the table's trigger reaches them (store/credential-changes.ts).
+ */
+function changed(deps: ProxyHandlerDeps, accountId: string, service: string): void {
+  deps.connectors.invalidate(accountId, service);
+}
+
 export const settingsGet = handle(ProxyOwnerEndpoints.settingsGet, (_caller, input, deps: ProxyHandlerDeps) =>
   deps.store.owners.settingsOf(input.accountId),
 );
@@ -37,6 +45,7 @@ export const clientSet = handle(
       clientId: input.clientId,
       clientSecret: input.clientSecret,
     });
+    changed(deps, input.accountId, connector.name);
     return { service: connector.name, displayName: connector.displayName };
   },
 );
@@ -50,6 +59,7 @@ export const clientRemove = handle(
       throw new AppError('NOT_FOUND', `You have no client of your own for ${input.service}.`);
     }
     await deps.store.owners.remove(input.accountId, input.service, false);
+    changed(deps, input.accountId, input.service);
     return { service: connector.name, displayName: connector.displayName };
   },
 );
@@ -81,6 +91,7 @@ export const customSet = handle(
       clientSecret: fields.clientSecret ?? null,
     });
     if (!saved) throw new AppError('INVALID_REQUEST', 'clientSecret: required for a new connector.');
+    changed(deps, accountId, definition.name);
     return { service: definition.name, displayName: definition.displayName };
   },
 );
@@ -101,6 +112,7 @@ export const customRemove = handle(
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
     }
     await deps.store.owners.remove(input.accountId, input.service, true);
+    changed(deps, input.accountId, input.service);
     return { service: connector.name, displayName: connector.displayName, revoked };
   },
 );
