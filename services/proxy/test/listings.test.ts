@@ -58,6 +58,8 @@ describe('a fresh account', () => {
       connection: 'not_connected',
       canConnect: true,
       authorizationOrigin: null,
+      client: null,
+      owned: false,
     });
     expect(connectors.find((connector) => connector.name === 'slack')?.readAccess).toContain(
       'chat.postMessage',

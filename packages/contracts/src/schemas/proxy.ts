@@ -87,13 +87,11 @@ export const Connector = z
     client: z
       .enum(['owner', 'deployment'])
       .nullable()
-      .optional()
       .describe(
         "OAuth: whose client connects it: the owner's own (entered on /dashboard/services, it wins) or the deployment's; null: none.",
       ),
     owned: z
       .boolean()
-      .optional()
       .describe(
         "The owner's own generic OAuth 2.0 connector (defined on /dashboard/services), seen by that owner only.",
       ),
