@@ -10,6 +10,10 @@
  *                             account and session, exchanges the code, stores the tokens → 303 back
  * - POST /services/api-key    an API-key connector's key (write-only) → 303 back
  * - POST /services/disconnect revokes at the provider where it offers revocation, then deletes → 303
+ * - POST /services/client[/remove]  the owner's own OAuth client for a connector (docs/adr/0068)
+ * - POST /services/custom[/remove]  the owner's own generic OAuth 2.0 connector: created or
+ *                             changed (a refusal shows the form again as typed, naming the
+ *                             field), or deleted (disconnected and its tokens forgotten)
  *
  * CSRF on every POST; the session binding is a hash of the owner session (account and sign-in
  * time), so a callback opened in another session (an attacker's link) is refused. The page's CSP
@@ -19,7 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Router } from '@koa/router';
-import type { Connector } from '@pag/contracts';
+import type { Connector, OwnerConnectorInput, OwnerSettings } from '@pag/contracts';
 import { AppError, ProxyOwnerEndpoints } from '@pag/contracts';
 import type { Context } from 'koa';
 import { checkCsrf } from '../interactions/csrf.ts';
@@ -30,6 +34,7 @@ import { queryField } from './brain-pages.ts';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { ownerOf } from './owner-context.ts';
 import { ownerServiceSource } from './owner-service.ts';
+import type { ConnectorDraft } from './services-owner-forms.ts';
 import { servicesPage } from './services-pages.ts';
 
 export const SERVICES_UNAVAILABLE_MESSAGE =
@@ -41,6 +46,7 @@ const SHOWN = [
   'CONNECT_FAILED',
   'CONNECTOR_NOT_CONFIGURED',
   'UPSTREAM_ERROR',
+  'UPSTREAM_ADDRESS_REFUSED',
   'SERVICE_UNAVAILABLE',
 ];
 
@@ -66,6 +72,14 @@ function notice(ctx: Context): string | undefined {
       return `${name} is disconnected.`;
     case 'revoked':
       return `${name} is disconnected, and its access was revoked at the service.`;
+    case 'client':
+      return `Your client for ${name} is saved.`;
+    case 'client-removed':
+      return `Your client for ${name} is removed.`;
+    case 'custom':
+      return `${name} is saved. Connect it below.`;
+    case 'custom-removed':
+      return `${name} is deleted.`;
     default:
       return undefined;
   }
@@ -77,12 +91,17 @@ export function registerServiceRoutes(router: Router, deps: DashboardDeps): void
   async function render(
     ctx: Context,
     status: number,
-    extras: { error?: string; notice?: string | undefined },
+    extras: { error?: string; notice?: string | undefined; draft?: ConnectorDraft },
   ) {
     let connectors: Connector[] | null = null;
+    let settings: OwnerSettings | null = null;
     let { error } = extras;
     try {
-      connectors = (await proxy(ctx).ask(ProxyOwnerEndpoints.connectorsList, {})).connectors;
+      const source = proxy(ctx);
+      [{ connectors }, settings] = await Promise.all([
+        source.ask(ProxyOwnerEndpoints.connectorsList, {}),
+        source.ask(ProxyOwnerEndpoints.settingsGet, {}),
+      ]);
     } catch (failure) {
       if (!isShown(failure)) throw failure;
       error ??= failure.message;
@@ -94,18 +113,96 @@ export function registerServiceRoutes(router: Router, deps: DashboardDeps): void
       ),
     );
     setPageHeaders(ctx, [...origins]);
-    sendPage(ctx, status, servicesPage({ owner: ownerOf(ctx), connectors, error, notice: extras.notice }));
+    sendPage(
+      ctx,
+      status,
+      servicesPage({
+        owner: ownerOf(ctx),
+        connectors,
+        settings,
+        redirectUri: redirectUri(),
+        draft: extras.draft,
+        error,
+        notice: extras.notice,
+      }),
+    );
   }
 
-  /** Runs a change; a refusal is shown on the page with its status. */
-  async function change(ctx: Context, run: () => Promise<void>): Promise<void> {
+  const redirectUri = () => `${deps.core.publicUrl}/dashboard/services/callback`;
+
+  /** Runs a change; a refusal is shown on the page with its status (and the typed form). */
+  async function change(ctx: Context, run: () => Promise<void>, draft?: ConnectorDraft): Promise<void> {
     try {
       await run();
     } catch (error) {
       if (!isShown(error)) throw error;
-      await render(ctx, error.status, { error: error.message });
+      await render(ctx, error.status, { error: error.message, ...(draft ? { draft } : {}) });
     }
   }
+
+  /** A change of the owner's own settings: CSRF, the proxy's answer, the audit record, 303 back. */
+  function settingsRoute(
+    path: string,
+    run: (
+      source: ReturnType<typeof proxy>,
+      fields: Record<string, string>,
+    ) => Promise<{ service: string; displayName: string }>,
+    outcome: { action: string; done: string; keepDraft?: boolean },
+  ): void {
+    router.post(path, formBody, async (ctx) => {
+      const fields = formFields(ctx);
+      checkCsrf(ctx, fields);
+      const { clientSecret: _secret, _csrf, ...typed } = fields;
+      await change(
+        ctx,
+        async () => {
+          const source = proxy(ctx);
+          const done = await run(source, fields);
+          await source.recordEdit({ action: outcome.action, target: done.service });
+          seeOther(
+            ctx,
+            `/dashboard/services?done=${outcome.done}&service=${encodeURIComponent(done.displayName)}`,
+          );
+        },
+        outcome.keepDraft
+          ? { ...(typed as ConnectorDraft), pkce: fields.pkce === 'on' ? 'on' : 'off' }
+          : undefined,
+      );
+    });
+  }
+
+  settingsRoute(
+    '/services/client',
+    (source, fields) =>
+      source.ask(
+        ProxyOwnerEndpoints.clientSet,
+        {
+          service: fields.service ?? '',
+          clientId: (fields.clientId ?? '').trim(),
+          clientSecret: (fields.clientSecret ?? '').trim(),
+        },
+        'client',
+      ),
+    { action: 'service.client.set', done: 'client' },
+  );
+  settingsRoute(
+    '/services/client/remove',
+    (source, fields) =>
+      source.ask(ProxyOwnerEndpoints.clientRemove, { service: fields.service ?? '' }, 'service'),
+    { action: 'service.client.remove', done: 'client-removed' },
+  );
+  settingsRoute(
+    '/services/custom',
+    (source, fields) =>
+      source.ask(ProxyOwnerEndpoints.customSet, { connector: connectorOf(fields) }, 'connector'),
+    { action: 'service.custom.set', done: 'custom', keepDraft: true },
+  );
+  settingsRoute(
+    '/services/custom/remove',
+    (source, fields) =>
+      source.ask(ProxyOwnerEndpoints.customRemove, { service: fields.service ?? '' }, 'service'),
+    { action: 'service.custom.remove', done: 'custom-removed' },
+  );
 
   router.get('/services', async (ctx) => {
     await render(ctx, 200, { notice: notice(ctx) });
@@ -192,4 +289,25 @@ export function registerServiceRoutes(router: Router, deps: DashboardDeps): void
       seeOther(ctx, `/dashboard/services?done=${outcome}&service=${encodeURIComponent(done.displayName)}`);
     });
   });
+}
+
+/** The custom connector form's fields as the proxy takes them (an empty secret keeps the stored one). */
+function connectorOf(fields: Record<string, string>): OwnerConnectorInput {
+  const text = (name: string) => (fields[name] ?? '').trim();
+  const secret = text('clientSecret');
+  return {
+    name: text('name'),
+    displayName: text('displayName'),
+    authorizationUrl: text('authorizationUrl'),
+    tokenUrl: text('tokenUrl'),
+    revocationUrl: text('revocationUrl') === '' ? null : text('revocationUrl'),
+    apiBaseUrl: text('apiBaseUrl'),
+    scopes: text('scopes')
+      .split(/\s+/)
+      .filter((scope) => scope !== ''),
+    clientAuth: text('clientAuth') === 'client_secret_basic' ? 'client_secret_basic' : 'client_secret_post',
+    pkce: fields.pkce === 'on',
+    clientId: text('clientId'),
+    ...(secret === '' ? {} : { clientSecret: secret }),
+  };
 }
