@@ -4,6 +4,7 @@ import { auditList } from './audit-list.ts';
 import { auditVerify } from './audit-verify.ts';
 import { clientList } from './client-list.ts';
 import { connectionCommands } from './connection.ts';
+import { connectorCommands } from './connector.ts';
 import { deviceCommands } from './device.ts';
 import { handshakeCommands } from './handshake.ts';
 import { identityCommands } from './identity.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   ...handshakeCommands,
   ...deviceCommands,
   ...connectionCommands,
+  ...connectorCommands,
   ...personaCommands,
   ...knowledgeCommands,
   ...identityCommands,
