@@ -9,7 +9,14 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { AnyEndpoint, EndpointInput, EndpointReply } from '@pag/contracts';
-import { AppError, ConnectorList, MessageHeaders, ProxyOwnerEndpoints } from '@pag/contracts';
+import {
+  AppError,
+  ConnectorList,
+  MessageHeaders,
+  ProxyEndpoints,
+  ProxyOwnerEndpoints,
+  ServiceList,
+} from '@pag/contracts';
 import { createPrismaClient, listen, requestEndpoint } from '@pag/kit';
 import { eventually, findInTables } from '@pag/kit/testing';
 import { ownerDefinition } from '../src/connectors/owner-connector.ts';
@@ -102,6 +109,15 @@ const call = (service: string, token: string, proxy: { url: string } = stack.pro
     headers: { authorization: `Bearer ${token}` },
   });
 
+async function services(accountId: string) {
+  const reply = await stack.bus.request(
+    ProxyEndpoints.servicesList.subject,
+    { params: {}, query: {}, body: null },
+    { timeoutMs: 5_000, headers: { [MessageHeaders.accountId]: accountId, [MessageHeaders.scopes]: 'full' } },
+  );
+  return ServiceList.parse(reply).services;
+}
+
 function ownFields(name: string) {
   return {
     name,
@@ -160,6 +176,9 @@ describe("an owner's own generic OAuth 2.0 connector", () => {
     expect(authorization.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const answer = await call('my-api', TOKEN_A);
     expect(answer.status).toBe(200);
+    expect(await services(ownerA)).toContainEqual(
+      expect.objectContaining({ name: 'my-api', health: 'healthy' }),
+    );
     expect(answer.json()).toEqual({ items: ['one', 'two'] });
     const other = await call('my-api', TOKEN_B);
     expect(other.status).toBe(404);

@@ -8,7 +8,8 @@ import type { ProxyHandlerDeps } from './proxy-deps.ts';
 
 export const servicesList = handle(
   ProxyEndpoints.servicesList,
-  async (caller, _input, { store }: ProxyHandlerDeps) => ({
-    services: await store.listConnections(caller.accountId),
+  async (caller, _input, { store, connectors }: ProxyHandlerDeps) => ({
+    // The account's connectors: its own generic connectors are listed too (kept in memory).
+    services: await store.listConnections(caller.accountId, await connectors.forAccount(caller.accountId)),
   }),
 );

@@ -79,9 +79,13 @@ export class VaultStore {
    * GET /api/v1/gateway/context (its services part), so one named statement on node-postgres
    * (kit's sqlPoolOf, as the brain's context read): Prisma's request pipeline cost about 0.3 ms of
    * CPU per statement (docs/adr/0043). PostgreSQL writes the time as toISOString does (UTC,
-   * milliseconds: connected_at is timestamptz(3)).
+   * milliseconds: connected_at is timestamptz(3)). `connectors`: the account's (with the owner's
+   * own, connectors/registry.ts); by default the catalogue and the deployment's.
    */
-  async listConnections(accountId: string): Promise<ConnectedService[]> {
+  async listConnections(
+    accountId: string,
+    connectors: ReadonlyMap<string, ConnectorDefinition> = this.#connectors,
+  ): Promise<ConnectedService[]> {
     const { rows } = await this.#sql.query<{
       service: string;
       status: ConnectedService['status'];
@@ -94,7 +98,7 @@ export class VaultStore {
       values: [accountId],
     });
     return rows.flatMap((row) => {
-      const connector = this.#connectors.get(row.service);
+      const connector = connectors.get(row.service);
       if (connector === undefined) return [];
       return [
         {
