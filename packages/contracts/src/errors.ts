@@ -126,7 +126,7 @@ export const ErrorCatalogue = {
   },
   CONNECTOR_NOT_CONFIGURED: {
     status: 409,
-    hint: 'This deployment has no OAuth client for the connector; the operator sets its client id and secret (CONNECTOR_CLIENTS).',
+    hint: 'No OAuth client for the connector: the owner enters their own on /dashboard/services, or the operator sets one (CONNECTOR_CLIENTS).',
   },
   CONNECT_FAILED: {
     status: 400,

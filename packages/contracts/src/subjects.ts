@@ -28,6 +28,7 @@
  * | proxy.vault-tokens.list        | request | gateway → proxy     | GET  /api/v1/vault/tokens         |
  * | proxy.connectors.list          | request | gateway → proxy     | GET  /api/v1/connectors           |
  * | proxy.owner-connect<ors>.<verb> | request | auth → proxy        | the dashboard's services page: list, connect (OAuth start/finish, API key), disconnect |
+ * | proxy.owner-<settings|client|custom>.<verb> | request | auth → proxy | the owner's own OAuth clients and connectors (docs/adr/0068) |
  * | trigger.triggers.create        | request | gateway → trigger   | POST /api/v1/triggers             |
  * | trigger.triggers.list          | request | gateway → trigger   | GET  /api/v1/triggers             |
  * | trigger.triggers.get           | request | gateway → trigger   | GET  /api/v1/triggers/:id         |
