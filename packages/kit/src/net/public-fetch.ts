@@ -48,10 +48,13 @@ export interface PublicFetchResult {
 export class PublicFetchError extends Error {
   /** A failure that may pass (timeout, network, the server's 5xx), not a fault of the document. */
   readonly unreachable: boolean;
-  constructor(message: string, unreachable: boolean, options?: ErrorOptions) {
+  /** The host is, or resolves to, an address that is not allowed: nothing was sent. */
+  readonly refusedAddress: boolean;
+  constructor(message: string, unreachable: boolean, options?: ErrorOptions & { refusedAddress?: boolean }) {
     super(message, options);
     this.name = 'PublicFetchError';
     this.unreachable = unreachable;
+    this.refusedAddress = options?.refusedAddress ?? false;
   }
 }
 
@@ -70,6 +73,7 @@ export function checkedLookup(allowLoopback: boolean): LookupFunction {
         const refusal = new PublicFetchError(
           `${hostname} resolves to ${bad?.address ?? 'no address'}, which is not a public address`,
           false,
+          { refusedAddress: true },
         );
         return callback(refusal, '', 4);
       }
@@ -101,7 +105,7 @@ function checkUrl(url: URL, allowLoopback: boolean): void {
   const kind = literal ? classifyAddress(url.hostname) : undefined;
   if (url.protocol === 'https:') {
     if (kind !== undefined && !isAllowedAddress(url.hostname, allowLoopback))
-      throw new PublicFetchError(`${url.hostname} is not a public address`, false);
+      throw new PublicFetchError(`${url.hostname} is not a public address`, false, { refusedAddress: true });
     return;
   }
   if (url.protocol === 'http:' && allowLoopback && kind === 'loopback') return;

@@ -35,8 +35,12 @@ export type UpstreamFailure = 'timeout' | 'too-large' | 'broken' | 'refused';
 export function isAddressRefusal(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Object; depth += 1) {
-    const { name, unreachable, cause } = current as { name?: string; unreachable?: boolean; cause?: unknown };
-    if (name === 'PublicFetchError' && unreachable === false) return true;
+    const { name, refusedAddress, cause } = current as {
+      name?: string;
+      refusedAddress?: boolean;
+      cause?: unknown;
+    };
+    if (name === 'PublicFetchError' && refusedAddress === true) return true;
     current = cause;
   }
   return false;

@@ -28,6 +28,7 @@ export class ConnectorRegistry {
   readonly #base: ReadonlyMap<string, ConnectorDefinition>;
   readonly #source: OwnerConnectorSource;
   readonly #accounts = new Map<string, ReadonlyMap<string, ConnectorDefinition>>();
+  readonly #loading = new Map<string, Promise<ReadonlyMap<string, ConnectorDefinition>>>();
   #generation = 0;
   #live = false;
 
@@ -51,8 +52,18 @@ export class ConnectorRegistry {
   async forAccount(accountId: string): Promise<ReadonlyMap<string, ConnectorDefinition>> {
     const kept = this.#live ? this.#accounts.get(accountId) : undefined;
     if (kept !== undefined) return kept;
+    // A burst of first calls for one account waits for one read.
+    const under = this.#live ? this.#loading.get(accountId) : undefined;
+    if (under !== undefined) return under;
     const generation = this.#generation;
-    const map = this.#merge(await this.#source.rowsOf(accountId));
+    const loading = this.#source.rowsOf(accountId).then((rows) => this.#merge(rows));
+    if (this.#live) this.#loading.set(accountId, loading);
+    let map: ReadonlyMap<string, ConnectorDefinition>;
+    try {
+      map = await loading;
+    } finally {
+      if (this.#loading.get(accountId) === loading) this.#loading.delete(accountId);
+    }
     if (this.#live && generation === this.#generation) {
       this.#accounts.set(accountId, map);
       for (const oldest of this.#accounts.keys()) {
@@ -67,11 +78,13 @@ export class ConnectorRegistry {
   invalidate(accountId: string, _service: string): void {
     this.#generation += 1;
     this.#accounts.delete(accountId);
+    this.#loading.delete(accountId);
   }
 
   clear(): void {
     this.#generation += 1;
     this.#accounts.clear();
+    this.#loading.clear();
   }
 
   setLive(live: boolean): void {
