@@ -1,4 +1,11 @@
-/** Notion (developers.notion.com/docs/authorization): client_secret_basic at the token endpoint, no PKCE. */
+/**
+ * Notion, as a public integration. Checked against developers.notion.com/docs/authorization,
+ * developers.notion.com/reference/create-a-token, /reference/refresh-a-token and
+ * /reference/revoke-token: the token and revocation endpoints take Basic client authentication
+ * and a JSON body (not a form); a code exchange answers a refresh token, and each refresh answers
+ * a new one (the old one dies); no PKCE. The API needs a Notion-Version header; 2022-06-28 stays
+ * the default (newer versions replace databases by data sources; a caller may send its own).
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const notion = defineProvider({
@@ -12,6 +19,7 @@ export const notion = defineProvider({
     pkce: false,
     defaultScopes: [],
     authorizationParams: { owner: 'user' },
+    tokenRequestFormat: 'json',
     refreshTokens: 'rotating',
     revocation: { url: 'https://api.notion.com/v1/oauth/revoke', style: 'rfc7009' },
   },
@@ -25,7 +33,9 @@ export const notion = defineProvider({
   resources: ['pages', 'databases', 'blocks', 'search', 'users', 'comments'],
   access: {
     style: 'rest',
-    readAccess: `${REST_READ} pages, blocks, databases, users and comments by id. Search and database queries (POST) need write.`,
+    readAccess: `${REST_READ} pages, blocks, databases, users and comments by id; and the search (POST /search, sub-scope search). Database queries (POST) need write.`,
     overrideParameters: METHOD_OVERRIDES,
+    // Notion's search is a POST that only reads (its filters travel in the body).
+    operations: [{ method: 'POST', path: 'search', access: 'read', resource: 'search' }],
   },
 });
