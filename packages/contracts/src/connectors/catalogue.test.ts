@@ -193,8 +193,8 @@ describe("what each provider's documentation asks of its definition", () => {
     expect(accessOf('github', 'POST', 'graphql')).toBe('write');
     expect(accessOf('linear', 'POST', 'graphql')).toBe('write');
     expect(scopeOf('POST', '/api/v1/services/notion/search')).toBe('services:notion:search:read');
-    expect(accessOf('notion', 'POST', 'databases/d1/query')).toBe('write');
     expect(accessOf('notion', 'PATCH', 'pages/p1')).toBe('write');
+    expect(accessOf('notion', 'POST', 'pages')).toBe('write');
     expect(scopeOf('POST', '/api/v1/services/dropbox/files/list_folder')).toBe('services:dropbox:files:read');
     for (const path of [
       'files/delete_v2',
@@ -206,6 +206,20 @@ describe("what each provider's documentation asks of its definition", () => {
     ]) {
       expect([path, accessOf('dropbox', 'POST', path)]).toEqual([path, 'write']);
     }
+    // Notion's and Jira's queries read, with any one identifier where the path has `{id}`.
+    expect(
+      scopeOf('POST', '/api/v1/services/notion/databases/2f26ee68-df30-4f84-aad5-8dd9f34f6c0b/query'),
+    ).toBe('services:notion:databases:read');
+    expect(scopeOf('POST', '/api/v1/services/notion/data_sources/7b6f2f3d0f4a4d3c/query')).toBe(
+      'services:notion:data_sources:read',
+    );
+    expect(accessOf('atlassian', 'POST', 'ex/jira/11223344-aabb/rest/api/3/search/jql')).toBe('read');
+    expect(accessOf('atlassian', 'POST', 'ex/jira/11223344-aabb/rest/api/3/issue')).toBe('write');
+    for (const id of ['', '.', '..', 'a%2Fb', 'a/b', 'a.b', '%2e%2e']) {
+      expect([id, accessOf('notion', 'POST', `databases/${id}/query`)]).toEqual([id, 'write']);
+    }
+    expect(accessOf('notion', 'POST', 'databases/d1/query/x')).toBe('write');
+    expect(accessOf('notion', 'POST', 'databases/d1')).toBe('write');
     // No listed read names a call that changes something.
     for (const provider of PROVIDERS) {
       for (const operation of provider.access.operations.filter((op) => op.access === 'read')) {

@@ -43,7 +43,8 @@ const CredentialPlacement = z.discriminatedUnion('type', [
 /**
  * One operation whose access or resource is not what its method and first path segment say:
  * e.g. Google Calendar's `POST freeBusy` only reads (resource `freebusy`), Microsoft Graph's
- * `GET me` is the profile (resource `profile`). `path` is the rest of the path as sent, exactly.
+ * `GET me` is the profile (resource `profile`). `path` is the rest of the path as sent, exactly,
+ * but that a `{id}` segment stands for one identifier segment (Notion's `databases/{id}/query`).
  */
 const Operation = z.object({
   method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),

@@ -31,7 +31,13 @@ export const atlassian = defineProvider({
   resources: ['me', 'oauth', 'ex'],
   access: {
     style: 'rest',
-    readAccess: `${REST_READ} the owner (me), accessible sites and, under /ex/{product}/{cloudId}, Jira and Confluence content.`,
+    readAccess: `${REST_READ} the owner (me), accessible sites and, under /ex/{product}/{cloudId}, Jira and Confluence content; and Jira's issue search by JQL (POST /ex/jira/{cloudId}/rest/api/3/search/jql).`,
     overrideParameters: METHOD_OVERRIDES,
+    // Jira's issue search by JQL is a POST that only reads (the JQL travels in the body);
+    // search/jql replaced search, which some sites still answer.
+    operations: [
+      { method: 'POST', path: 'ex/jira/{id}/rest/api/3/search/jql', access: 'read', resource: 'ex' },
+      { method: 'POST', path: 'ex/jira/{id}/rest/api/3/search', access: 'read', resource: 'ex' },
+    ],
   },
 });

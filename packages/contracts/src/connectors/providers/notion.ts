@@ -30,12 +30,16 @@ export const notion = defineProvider({
     // Notion answers 400 without a version header.
     defaultHeaders: { 'notion-version': '2022-06-28' },
   },
-  resources: ['pages', 'databases', 'blocks', 'search', 'users', 'comments'],
+  resources: ['pages', 'databases', 'data_sources', 'blocks', 'search', 'users', 'comments'],
   access: {
     style: 'rest',
-    readAccess: `${REST_READ} pages, blocks, databases, users and comments by id; and the search (POST /search, sub-scope search). Database queries (POST) need write.`,
+    readAccess: `${REST_READ} pages, blocks, databases, data sources, users and comments by id; and the search and the database and data source queries (POST /search, /databases/{id}/query, /data_sources/{id}/query).`,
     overrideParameters: METHOD_OVERRIDES,
-    // Notion's search is a POST that only reads (its filters travel in the body).
-    operations: [{ method: 'POST', path: 'search', access: 'read', resource: 'search' }],
+    // Notion's search and queries are POSTs that only read (their filters travel in the body).
+    operations: [
+      { method: 'POST', path: 'search', access: 'read', resource: 'search' },
+      { method: 'POST', path: 'databases/{id}/query', access: 'read', resource: 'databases' },
+      { method: 'POST', path: 'data_sources/{id}/query', access: 'read', resource: 'data_sources' },
+    ],
   },
 });
