@@ -206,12 +206,49 @@ function confirmed(answer: string): boolean {
   }
 }
 
+/** The revocation request, as the provider takes it. */
+function revocationCall(
+  connector: OAuthConnector,
+  revocation: NonNullable<OAuth2Auth['revocation']>,
+  token: { value: string; hint: 'access_token' | 'refresh_token' },
+  timeoutMs: number,
+): Promise<Response> {
+  switch (revocation.style) {
+    case 'rfc7009':
+      return postForm(
+        connector,
+        revocation.url,
+        { token: token.value, token_type_hint: token.hint },
+        timeoutMs,
+      );
+    case 'bearer':
+      return fetch(revocation.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.value}` },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    case 'delete_grant':
+      return fetch(revocation.url.replace('{client_id}', encodeURIComponent(connector.client.clientId)), {
+        method: 'DELETE',
+        headers: {
+          authorization: `Basic ${basicCredentials(connector.client)}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify({ access_token: token.value }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+  }
+}
+
 /**
- * Revokes a token where the provider offers it; true when the provider confirmed (2xx). RFC 7009
- * style sends the token with client authentication; `bearer` style presents the token itself;
- * `delete_grant` (GitHub) deletes the grant the access token belongs to. The last two take only
- * an access token (Dropbox's and Slack's revocation of it ends its refresh token too), so a
- * refresh token is not sent there.
+ * Revokes a token where the provider offers it; true when the provider confirmed (2xx, and not
+ * Slack's `ok: false`). RFC 7009 style sends the token with client authentication; `bearer` style
+ * presents the token itself (Slack, Dropbox: Dropbox's ends its refresh token too); `delete_grant`
+ * (GitHub) deletes the grant the access token belongs to. The last two take an access token only,
+ * so a refresh token is never sent there (it is no API credential).
  */
 export async function revokeToken(
   connector: OAuthConnector,
@@ -222,35 +259,7 @@ export async function revokeToken(
   if (revocation === null) return false;
   if (revocation.style !== 'rfc7009' && token.hint !== 'access_token') return false;
   try {
-    const response =
-      revocation.style === 'rfc7009'
-        ? await postForm(
-            connector,
-            revocation.url,
-            { token: token.value, token_type_hint: token.hint },
-            timeoutMs,
-          )
-        : revocation.style === 'bearer'
-          ? await fetch(revocation.url, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${token.value}` },
-              redirect: 'manual',
-              signal: AbortSignal.timeout(timeoutMs),
-            })
-          : await fetch(
-              revocation.url.replace('{client_id}', encodeURIComponent(connector.client.clientId)),
-              {
-                method: 'DELETE',
-                headers: {
-                  authorization: `Basic ${basicCredentials(connector.client)}`,
-                  'content-type': 'application/json',
-                  accept: 'application/json',
-                },
-                body: JSON.stringify({ access_token: token.value }),
-                redirect: 'manual',
-                signal: AbortSignal.timeout(timeoutMs),
-              },
-            );
+    const response = await revocationCall(connector, revocation, token, timeoutMs);
     if (!response.ok) {
       await response.body?.cancel();
       return false;
