@@ -114,7 +114,8 @@ describe('Notion: JSON bodies with Basic client authentication', () => {
       code: 'the-code',
       redirect_uri: 'https://gateway.example/callback',
     });
-    expect(JSON.parse(seen[1]?.body ?? '')).toEqual({ token: 'ntn_access', token_type_hint: 'access_token' });
+    // Notion's revocation body names `token` alone.
+    expect(JSON.parse(seen[1]?.body ?? '')).toEqual({ token: 'ntn_access' });
   });
 });
 

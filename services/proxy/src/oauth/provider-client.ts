@@ -215,10 +215,14 @@ function revocationCall(
 ): Promise<Response> {
   switch (revocation.style) {
     case 'rfc7009':
+      // The hint is optional (RFC 7009 §2.1); Notion's reference names `token` alone in its JSON
+      // body, and a body with properties a schema does not name risks a validation error.
       return postForm(
         connector,
         revocation.url,
-        { token: token.value, token_type_hint: token.hint },
+        connector.oauth.tokenRequestFormat === 'json'
+          ? { token: token.value }
+          : { token: token.value, token_type_hint: token.hint },
         timeoutMs,
       );
     case 'bearer':
