@@ -2,8 +2,8 @@
  * Dropbox. Checked against developers.dropbox.com/oauth-guide (PKCE, client id and secret by
  * Basic or in the body), dropbox.tech/developers/using-oauth-2-0-with-offline-access
  * (token_access_type=offline for a refresh token, which is long-lived and does not rotate) and
- * www.dropbox.com/developers/documentation/http/documentation (auth/token/revoke takes the
- * access token itself and ends its refresh token too). Every RPC endpoint is a POST on
+ * the auth/token/revoke reference of Dropbox's SDKs (dropbox.github.io/dropbox-sdk-java: it
+ * takes the access token itself and ends its refresh token too). Every RPC endpoint is a POST on
  * api.dropboxapi.com: only the listed ones, which only read, need read; every other call needs
  * write. Uploads and downloads are on content.dropboxapi.com, which this connector does not reach.
  */

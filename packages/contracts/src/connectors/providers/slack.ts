@@ -1,7 +1,7 @@
 /**
- * Slack, as the owner (a user token). Checked against docs.slack.dev/authentication/installing-with-oauth,
+ * Slack, as the owner (a user token). Checked against api.slack.com/authentication/oauth-v2,
  * docs.slack.dev/reference/methods/oauth.v2.access (client credentials preferably by HTTP Basic),
- * docs.slack.dev/authentication/using-token-rotation and docs.slack.dev/reference/methods/auth.revoke.
+ * docs.slack.dev/authentication/using-token-rotation and api.slack.com/methods/auth.revoke.
  * The owner's own token is asked for by `user_scope` (scopes joined by commas) and answered in
  * `authed_user` (the top level holds a bot token, which is not asked for); its refresh answers at
  * the top level. With token rotation on, the token lives 12 hours and the refresh token rotates;
