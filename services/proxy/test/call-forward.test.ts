@@ -92,7 +92,14 @@ describe('a call the scopes allow', () => {
     expect(arrival.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(arrival.headers['user-agent']).toBeDefined();
     for (const name of Object.keys(arrival.headers))
-      expect(['authorization', 'user-agent', 'accept', 'host', 'connection']).toContain(name);
+      expect([
+        'authorization',
+        'user-agent',
+        'accept',
+        'x-github-api-version',
+        'host',
+        'connection',
+      ]).toContain(name);
     const event = await eventOf(requestId);
     expect(event).toMatchObject({
       action: 'proxy.call',

@@ -21,14 +21,14 @@ import {
   ServiceList,
 } from '@pag/contracts';
 import { createPrismaClient, requestEndpoint } from '@pag/kit';
-import { eventually } from '@pag/kit/testing';
+import { countTables, eventually, findInTables } from '@pag/kit/testing';
 import { proxyDatabase } from '../src/database.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
 import { openProxyStore } from '../src/operator/store-api-key.ts';
 import type { RunningProxy } from '../src/service.ts';
 import { VaultKeyRing } from '../src/vault/key-ring.ts';
 import { httpCall } from './support/http-call.ts';
-import { StandInProvider } from './support/stand-in-provider.ts';
+import { STAND_IN_CLIENT, StandInProvider } from './support/stand-in-provider.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
 import { API_AUDIENCE, PUBLIC_URL, startTestProxy } from './support/start-test-proxy.ts';
 
@@ -131,6 +131,14 @@ async function heardEverywhere(...others: RunningProxy[]): Promise<void> {
   });
 }
 
+/** None of the tokens the provider issued so far (old and new), nor the client secret, is stored in the clear. */
+async function expectNoTokenInTheClear(): Promise<void> {
+  expect(provider.issuedTokens.length).toBeGreaterThan(0);
+  expect(
+    await findInTables(stack.postgres.url, [...provider.issuedTokens, STAND_IN_CLIENT.clientSecret]),
+  ).toEqual([]);
+}
+
 async function refusal(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -192,6 +200,7 @@ describe('connecting', () => {
       expect(row.keyId).toBe(stack.keyRing.activeId);
       expect(row.wrappedKey).not.toBeNull();
     }
+    await expectNoTokenInTheClear();
   }, 30_000);
 });
 
@@ -258,6 +267,7 @@ describe('refreshing', () => {
       where: { accountId_service: { accountId: owner, service: 'stand-in' } },
     });
     expect(connection?.refreshCount).toBe(4);
+    await expectNoTokenInTheClear();
   }, 60_000);
 
   test('a refused refresh: needs_reconnect, an audit event, 409; reconnecting makes it healthy', async () => {
@@ -345,4 +355,16 @@ test('a key rotation rewraps the OAuth tokens; a proxy holding the new key alone
   } finally {
     await newOnly.close();
   }
+}, 60_000);
+
+test('no token the provider issued, old or new, nor the client secret, is anywhere in the database in the clear', async () => {
+  // By now the stand-in has answered codes of several connections and many refreshes, each with
+  // a new access and refresh token; the last pair is in the vault, sealed.
+  const issued = provider.issuedTokens;
+  expect(issued.length).toBeGreaterThanOrEqual(16);
+  expect(new Set(issued).size).toBe(issued.length);
+  const stored = await db.vaultToken.count({ where: { accountId: owner, service: 'stand-in' } });
+  expect(stored).toBe(2);
+  expect(await countTables(stack.postgres.url)).toBeGreaterThanOrEqual(3);
+  await expectNoTokenInTheClear();
 }, 60_000);

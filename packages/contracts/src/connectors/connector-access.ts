@@ -5,8 +5,10 @@
  * the same scope.
  *
  * The rules, safest first:
- * - An operation the connector lists (`operations`: method and exact rest of path) has the access
- *   and resource it names (Google Calendar's POST freeBusy reads, resource freebusy).
+ * - An operation the connector lists (`operations`: method and exact rest of path, where a `{id}`
+ *   segment stands for one segment of letters, digits, `-` and `_`) has the access and resource
+ *   it names (Google Calendar's POST freeBusy reads, resource freebusy; Notion's POST
+ *   databases/{id}/query reads, resource databases).
  * - Otherwise only GET and HEAD can be reads. Every other method is a write.
  * - A REST connector (`style: 'rest'`): GET and HEAD are reads.
  * - An RPC connector (`style: 'rpc'`, e.g. Slack's Web API, which takes any method's arguments
@@ -41,9 +43,26 @@ export function connectorAccess(service: string): ConnectorAccess | undefined {
   return providerNamed(service)?.access;
 }
 
+/**
+ * Whether the rest of a path, as sent (still percent-encoded), is the operation's path. `{id}` takes
+ * one segment of an identifier's characters only: never empty, `.`, `..` or an encoded character.
+ */
+function pathIs(pattern: string, restOfPath: string): boolean {
+  if (!pattern.includes('{id}')) return pattern === restOfPath;
+  const wanted = pattern.split('/');
+  const sent = restOfPath.split('/');
+  return (
+    wanted.length === sent.length &&
+    wanted.every((segment, at) => {
+      const actual = sent[at] ?? '';
+      return segment === '{id}' ? /^[A-Za-z0-9_-]+$/.test(actual) : segment === actual;
+    })
+  );
+}
+
 function operationOf(service: string, method: string, restOfPath: string) {
   return connectorAccess(service)?.operations.find(
-    (operation) => operation.method === method && operation.path === restOfPath,
+    (operation) => operation.method === method && pathIs(operation.path, restOfPath),
   );
 }
 

@@ -1,7 +1,9 @@
 /**
- * Google's one OAuth 2.0 server, shared by every Google API connector
- * (developers.google.com/identity/protocols/oauth2/web-server): a refresh token only with
- * access_type=offline (prompt=consent gets one again on reconnect); it does not rotate.
+ * Google's one OAuth 2.0 server, shared by every Google API connector. Checked against
+ * developers.google.com/identity/protocols/oauth2/web-server (authorization, token and
+ * revocation endpoints, PKCE, client_secret in the body): a refresh token only with
+ * access_type=offline, and again on a reconnect only with prompt=consent; it does not rotate.
+ * The revocation endpoint takes the token in a form; revoking the refresh token ends the grant.
  */
 export function googleOAuth(defaultScopes: string[]) {
   return {

@@ -43,7 +43,8 @@ const CredentialPlacement = z.discriminatedUnion('type', [
 /**
  * One operation whose access or resource is not what its method and first path segment say:
  * e.g. Google Calendar's `POST freeBusy` only reads (resource `freebusy`), Microsoft Graph's
- * `GET me` is the profile (resource `profile`). `path` is the rest of the path as sent, exactly.
+ * `GET me` is the profile (resource `profile`). `path` is the rest of the path as sent, exactly,
+ * but that a `{id}` segment stands for one identifier segment (Notion's `databases/{id}/query`).
  */
 const Operation = z.object({
   method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
@@ -85,6 +86,22 @@ function oauth2Auth(allowLoopback: boolean) {
     scopeSeparator: z.enum([' ', ',']).default(' '),
     /** Extra authorization parameters the provider needs for a refresh token (access_type=offline, …). */
     authorizationParams: z.record(z.string(), z.string()).default({}),
+    /** The authorization parameter that carries the scopes (Slack's user token: `user_scope`). */
+    scopeParameter: z.enum(['scope', 'user_scope']).default('scope'),
+    /**
+     * How the token and revocation endpoints take their parameters: RFC 6749's form encoding, or
+     * a JSON object (Notion's endpoints take JSON only).
+     */
+    tokenRequestFormat: z.enum(['form', 'json']).default('form'),
+    /**
+     * Where the tokens are when the answer has no top-level access_token: the member of the answer
+     * that holds them (Slack's code exchange for a user token answers them in `authed_user`).
+     */
+    tokenAnswerMember: z
+      .string()
+      .regex(/^[a-z_]+$/)
+      .nullable()
+      .default(null),
     /**
      * `none`: no refresh tokens (access tokens live until revoked); `static`: the refresh token
      * stays the same; `rotating`: each refresh may answer a new one (the old one then dies).
@@ -93,10 +110,12 @@ function oauth2Auth(allowLoopback: boolean) {
     refreshTokens: z.enum(['none', 'static', 'rotating']),
     /**
      * RFC 7009 (`token` in a form, client authentication) or `bearer` (the token itself is the
-     * credential of a POST, as Dropbox's and Slack's); null: the provider offers none, the owner
-     * removes the grant in the provider's settings.
+     * credential of a POST, as Dropbox's and Slack's) or `delete_grant` (a DELETE with Basic client
+     * authentication and `{"access_token"}` in a JSON body, `{client_id}` in the URL standing for
+     * the client id: GitHub's grant deletion, which ends every token of the grant); null: the
+     * provider offers none, the owner removes the grant in the provider's settings.
      */
-    revocation: z.object({ url, style: z.enum(['rfc7009', 'bearer']) }).nullable(),
+    revocation: z.object({ url, style: z.enum(['rfc7009', 'bearer', 'delete_grant']) }).nullable(),
   });
 }
 

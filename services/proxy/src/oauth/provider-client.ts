@@ -52,7 +52,7 @@ const PUBLIC_ANSWER_MAX_BYTES = 64 * 1024;
 async function post(
   connector: OAuthConnector,
   url: string,
-  init: { headers: Record<string, string>; body?: URLSearchParams },
+  init: { headers: Record<string, string>; body?: string | URLSearchParams },
   timeoutMs: number,
 ): Promise<Response> {
   if (connector.publicOnly === null) {
@@ -108,7 +108,7 @@ export function authorizationUrl(
   url.searchParams.set('redirect_uri', input.redirectUri);
   url.searchParams.set('state', input.state);
   if (oauth.defaultScopes.length > 0)
-    url.searchParams.set('scope', oauth.defaultScopes.join(oauth.scopeSeparator));
+    url.searchParams.set(oauth.scopeParameter, oauth.defaultScopes.join(oauth.scopeSeparator));
   if (input.codeChallenge !== null) {
     url.searchParams.set('code_challenge', input.codeChallenge);
     url.searchParams.set('code_challenge_method', 'S256');
@@ -123,29 +123,54 @@ function basicCredentials(client: OAuthClient): string {
   return Buffer.from(`${encode(client.clientId)}:${encode(client.clientSecret)}`).toString('base64');
 }
 
+/**
+ * A POST to the token or revocation endpoint with the client's authentication, its parameters
+ * form-encoded (RFC 6749) or, where the provider takes only that, as a JSON object (Notion).
+ */
 async function postForm(
   connector: OAuthConnector,
   url: string,
   fields: Record<string, string>,
   timeoutMs: number,
 ): Promise<Response> {
-  const body = new URLSearchParams(fields);
+  const parameters = { ...fields };
   const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
+    'content-type':
+      connector.oauth.tokenRequestFormat === 'json'
+        ? 'application/json'
+        : 'application/x-www-form-urlencoded',
     // GitHub answers form-encoded without it.
     accept: 'application/json',
   };
   if (connector.oauth.clientAuth === 'client_secret_basic') {
     headers.authorization = `Basic ${basicCredentials(connector.client)}`;
   } else {
-    body.set('client_id', connector.client.clientId);
-    body.set('client_secret', connector.client.clientSecret);
+    parameters.client_id = connector.client.clientId;
+    parameters.client_secret = connector.client.clientSecret;
   }
   try {
+    const body =
+      connector.oauth.tokenRequestFormat === 'json'
+        ? JSON.stringify(parameters)
+        : new URLSearchParams(parameters);
     return await post(connector, url, { headers, body }, timeoutMs);
   } catch (error) {
     throw new ProviderUnavailableError(`${connector.displayName} could not be reached`, { cause: error });
   }
+}
+
+/**
+ * The part of a token answer that holds the tokens: the answer itself, or, when it has no
+ * access_token, the member the definition names (Slack answers a user token's code exchange in
+ * `authed_user`, and its refresh at the top level).
+ */
+function tokensOf(connector: OAuthConnector, answer: Record<string, unknown>): Record<string, unknown> {
+  const member = connector.oauth.tokenAnswerMember;
+  if (member === null || typeof answer.access_token === 'string') return answer;
+  const nested = Object.hasOwn(answer, member) ? answer[member] : undefined;
+  return typeof nested === 'object' && nested !== null && !Array.isArray(nested)
+    ? (nested as Record<string, unknown>)
+    : answer;
 }
 
 async function tokenAnswer(connector: OAuthConnector, response: Response, now: Date): Promise<TokenSet> {
@@ -164,20 +189,21 @@ async function tokenAnswer(connector: OAuthConnector, response: Response, now: D
       `${connector.displayName}'s token endpoint answered ${response.status}`,
     );
   }
-  const accessToken = answer.access_token;
+  const tokens = tokensOf(connector, answer);
+  const accessToken = tokens.access_token;
   if (response.status >= 400 || typeof accessToken !== 'string' || accessToken === '') {
     const code = typeof answer.error === 'string' ? answer.error.slice(0, 64) : 'no_access_token';
     throw new ProviderRefusedError(code, response.status);
   }
-  const expiresIn = Number(answer.expires_in);
+  const expiresIn = Number(tokens.expires_in);
   return {
     accessToken,
     refreshToken:
-      typeof answer.refresh_token === 'string' && answer.refresh_token !== '' ? answer.refresh_token : null,
+      typeof tokens.refresh_token === 'string' && tokens.refresh_token !== '' ? tokens.refresh_token : null,
     expiresAt:
       Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
     scopes:
-      typeof answer.scope === 'string' ? answer.scope.split(/[ ,]+/).filter((scope) => scope !== '') : [],
+      typeof tokens.scope === 'string' ? tokens.scope.split(/[ ,]+/).filter((scope) => scope !== '') : [],
   };
 }
 
@@ -206,9 +232,65 @@ export async function refreshTokens(
   return tokenAnswer(connector, await postForm(connector, connector.oauth.tokenUrl, fields, timeoutMs), now);
 }
 
+/** A 2xx answer to a revocation confirms it, but Slack's, which says no with 200 and {"ok": false}. */
+function confirmed(answer: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(answer);
+    return !(typeof parsed === 'object' && parsed !== null && 'ok' in parsed && parsed.ok === false);
+  } catch {
+    // No JSON (GitHub's 204, an empty 200): the status said it.
+    return true;
+  }
+}
+
+/** The revocation request, as the provider takes it. */
+function revocationCall(
+  connector: OAuthConnector,
+  revocation: NonNullable<OAuth2Auth['revocation']>,
+  token: { value: string; hint: 'access_token' | 'refresh_token' },
+  timeoutMs: number,
+): Promise<Response> {
+  switch (revocation.style) {
+    case 'rfc7009':
+      // The hint is optional (RFC 7009 §2.1); Notion's reference names `token` alone in its JSON
+      // body, and a body with properties a schema does not name risks a validation error.
+      return postForm(
+        connector,
+        revocation.url,
+        connector.oauth.tokenRequestFormat === 'json'
+          ? { token: token.value }
+          : { token: token.value, token_type_hint: token.hint },
+        timeoutMs,
+      );
+    case 'bearer':
+      return post(
+        connector,
+        revocation.url,
+        { headers: { authorization: `Bearer ${token.value}` } },
+        timeoutMs,
+      );
+    case 'delete_grant':
+      // The catalogue's (GitHub) only: an owner's connector revokes by RFC 7009 (owner-connector.ts).
+      return fetch(revocation.url.replace('{client_id}', encodeURIComponent(connector.client.clientId)), {
+        method: 'DELETE',
+        headers: {
+          authorization: `Basic ${basicCredentials(connector.client)}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify({ access_token: token.value }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+  }
+}
+
 /**
- * Revokes a token where the provider offers it; true when the provider confirmed (2xx). RFC 7009
- * style sends the token with client authentication; `bearer` style presents the token itself.
+ * Revokes a token where the provider offers it; true when the provider confirmed (2xx, and not
+ * Slack's `ok: false`). RFC 7009 style sends the token with client authentication; `bearer` style
+ * presents the token itself (Slack, Dropbox: Dropbox's ends its refresh token too); `delete_grant`
+ * (GitHub) deletes the grant the access token belongs to. The last two take an access token only,
+ * so a refresh token is never sent there (it is no API credential).
  */
 export async function revokeToken(
   connector: OAuthConnector,
@@ -217,23 +299,14 @@ export async function revokeToken(
 ): Promise<boolean> {
   const revocation = connector.oauth.revocation;
   if (revocation === null) return false;
+  if (revocation.style !== 'rfc7009' && token.hint !== 'access_token') return false;
   try {
-    const response =
-      revocation.style === 'rfc7009'
-        ? await postForm(
-            connector,
-            revocation.url,
-            { token: token.value, token_type_hint: token.hint },
-            timeoutMs,
-          )
-        : await post(
-            connector,
-            revocation.url,
-            { headers: { authorization: `Bearer ${token.value}` } },
-            timeoutMs,
-          );
-    await response.body?.cancel();
-    return response.ok;
+    const response = await revocationCall(connector, revocation, token, timeoutMs);
+    if (!response.ok) {
+      await response.body?.cancel();
+      return false;
+    }
+    return confirmed(await response.text());
   } catch {
     return false;
   }

@@ -5,7 +5,9 @@
  * consent pages) and a small resource API under /api that accepts only access tokens the server
  * issued and has not expired or revoked.
  *
- * `refreshes` counts refresh_token grants the server granted; `refuseRefresh` makes the token
+ * `refreshes` counts refresh_token grants the server granted; `issuedTokens` holds every access
+ * and refresh token its token endpoint answered (for the scans that none is stored in the clear);
+ * `refuseRefresh` makes the token
  * endpoint answer 400 invalid_grant to every request (as a provider does for a revoked grant).
  * `authorize(url)` plays the owner's browser from the authorization URL to the redirect back,
  * with a cookie jar, and answers the callback URL (code and state).
@@ -20,6 +22,8 @@ export const STAND_IN_CLIENT = { clientId: 'pag-gateway', clientSecret: 'stand-i
 export class StandInProvider implements AsyncDisposable {
   refreshes = 0;
   refuseRefresh = false;
+  /** Every access and refresh token the token endpoint answered, in order. */
+  readonly issuedTokens: string[] = [];
   readonly apiCalls: { path: string; authorized: boolean }[] = [];
   /** Access tokens the API accepted, newest last. */
   readonly acceptedTokens: string[] = [];
@@ -71,6 +75,11 @@ export class StandInProvider implements AsyncDisposable {
     });
     this.#provider.on('grant.success', (ctx) => {
       if (ctx.oidc.params?.grant_type === 'refresh_token') this.refreshes += 1;
+      // The grant's handler has set the answer by now (oidc-provider's lib/actions/token.js).
+      const answer = ctx.body as { access_token?: unknown; refresh_token?: unknown };
+      for (const token of [answer.access_token, answer.refresh_token]) {
+        if (typeof token === 'string') this.issuedTokens.push(token);
+      }
     });
     return this;
   }

@@ -1,4 +1,12 @@
-/** Atlassian (developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps): audience=api.atlassian.com, offline_access for a rotating refresh token; no PKCE, no revocation endpoint. */
+/**
+ * Atlassian Cloud (Jira, Confluence). Checked against developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps
+ * and developer.atlassian.com/cloud/oauth/getting-started/implementing-oauth-3lo: audience=api.atlassian.com
+ * and prompt=consent on the authorization, scopes joined by spaces, offline_access for a refresh
+ * token, which rotates; the client id and secret in the body of the token request. The pages
+ * document no PKCE and no revocation endpoint (the owner removes the app in their Atlassian
+ * account settings). The API is api.atlassian.com: /me, /oauth/token/accessible-resources, and
+ * each site under /ex/{jira|confluence}/{cloudId}.
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const atlassian = defineProvider({
@@ -23,7 +31,13 @@ export const atlassian = defineProvider({
   resources: ['me', 'oauth', 'ex'],
   access: {
     style: 'rest',
-    readAccess: `${REST_READ} the owner (me), accessible sites and, under /ex/{product}/{cloudId}, Jira and Confluence content.`,
+    readAccess: `${REST_READ} the owner (me), accessible sites and, under /ex/{product}/{cloudId}, Jira and Confluence content; and Jira's issue search by JQL (POST /ex/jira/{cloudId}/rest/api/3/search/jql).`,
     overrideParameters: METHOD_OVERRIDES,
+    // Jira's issue search by JQL is a POST that only reads (the JQL travels in the body);
+    // search/jql replaced search, which some sites still answer.
+    operations: [
+      { method: 'POST', path: 'ex/jira/{id}/rest/api/3/search/jql', access: 'read', resource: 'ex' },
+      { method: 'POST', path: 'ex/jira/{id}/rest/api/3/search', access: 'read', resource: 'ex' },
+    ],
   },
 });

@@ -1,4 +1,8 @@
-/** Figma (developers.figma.com/docs/rest-api/authentication): a personal access token in Figma's own header. */
+/**
+ * Figma. Checked against developers.figma.com/docs/rest-api/authentication: a personal access
+ * token goes in Figma's own X-Figma-Token header (an OAuth token would go as a bearer); the
+ * issue asks for Figma by API key. Comments and webhooks are POSTs and need write.
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const figma = defineProvider({

@@ -1,4 +1,4 @@
-/** Gmail (developers.google.com/workspace/gmail/api): Google's OAuth (google-oauth.ts). */
+/** Gmail (developers.google.com/workspace/gmail/api/reference/rest): Google's OAuth (google-oauth.ts). */
 import { googleOAuth } from '../google-oauth.ts';
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 

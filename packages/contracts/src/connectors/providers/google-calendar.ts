@@ -1,4 +1,4 @@
-/** Google Calendar (developers.google.com/workspace/calendar/api): Google's OAuth (google-oauth.ts). */
+/** Google Calendar (developers.google.com/workspace/calendar/api/v3/reference): Google's OAuth (google-oauth.ts). */
 import { googleOAuth } from '../google-oauth.ts';
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 

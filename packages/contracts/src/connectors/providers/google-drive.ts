@@ -1,4 +1,4 @@
-/** Google Drive (developers.google.com/workspace/drive/api): Google's OAuth (google-oauth.ts). */
+/** Google Drive (developers.google.com/workspace/drive/api/reference/rest/v3): Google's OAuth (google-oauth.ts). */
 import { googleOAuth } from '../google-oauth.ts';
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 

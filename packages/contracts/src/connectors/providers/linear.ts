@@ -1,4 +1,9 @@
-/** Linear (linear.app/developers/oauth-2-0-authentication): refresh tokens for every OAuth app since April 2026, rotating; RFC 7009 style revoke. */
+/**
+ * Linear. Checked against linear.app/developers/oauth-2-0-authentication: scopes joined by
+ * commas (`read` always granted), PKCE, a form-encoded token request; refresh tokens for every
+ * OAuth app since 1 April 2026, rotating; revocation at /oauth/revoke. Its API is one GraphQL
+ * endpoint, POST /graphql, for queries and mutations alike: every call needs write.
+ */
 import { defineProvider, METHOD_OVERRIDES } from '../provider-definition.ts';
 
 export const linear = defineProvider({

@@ -1,4 +1,12 @@
-/** Microsoft 365 through Microsoft Graph (learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow): offline_access for a refresh token, which rotates; no revocation endpoint. */
+/**
+ * Microsoft 365 through Microsoft Graph. Checked against
+ * learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow (as mirrored at
+ * docs.azure.cn): the /common endpoints (work, school and personal accounts), PKCE, the client
+ * secret in the body, offline_access for a refresh token, and each refresh answers a new one. Microsoft offers
+ * no per-token revocation endpoint (Graph's revokeSignInSessions ends every session of the user,
+ * not ours alone); the owner removes the app at myapps.microsoft.com or account.live.com.
+ * POST /$batch can carry writes and needs write.
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const microsoft365 = defineProvider({

@@ -1,4 +1,12 @@
-/** Slack (api.slack.com/authentication/oauth-v2): scopes joined by commas; with token rotation on, the refresh token rotates; auth.revoke takes the token itself. */
+/**
+ * Slack, as the owner (a user token). Checked against api.slack.com/authentication/oauth-v2,
+ * docs.slack.dev/reference/methods/oauth.v2.access (client credentials preferably by HTTP Basic),
+ * docs.slack.dev/authentication/using-token-rotation and api.slack.com/methods/auth.revoke.
+ * The owner's own token is asked for by `user_scope` (scopes joined by commas) and answered in
+ * `authed_user` (the top level holds a bot token, which is not asked for); its refresh answers at
+ * the top level. With token rotation on, the token lives 12 hours and the refresh token rotates;
+ * auth.revoke takes the token itself. search.* and users.identity work with a user token only.
+ */
 import { defineProvider } from '../provider-definition.ts';
 
 export const slack = defineProvider({
@@ -8,10 +16,12 @@ export const slack = defineProvider({
     type: 'oauth2',
     authorizationUrl: 'https://slack.com/oauth/v2/authorize',
     tokenUrl: 'https://slack.com/api/oauth.v2.access',
-    clientAuth: 'client_secret_post',
+    clientAuth: 'client_secret_basic',
     pkce: false,
-    defaultScopes: ['channels:read', 'channels:history', 'users:read'],
+    defaultScopes: ['channels:read', 'channels:history', 'users:read', 'users.profile:read'],
     scopeSeparator: ',',
+    scopeParameter: 'user_scope',
+    tokenAnswerMember: 'authed_user',
     refreshTokens: 'rotating',
     revocation: { url: 'https://slack.com/api/auth.revoke', style: 'bearer' },
   },

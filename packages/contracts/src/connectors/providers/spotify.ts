@@ -1,4 +1,9 @@
-/** Spotify (developer.spotify.com/documentation/web-api/tutorials/code-flow): client_secret_basic; a refresh may or may not answer a new refresh token; no revocation endpoint. */
+/**
+ * Spotify. Checked against developer.spotify.com/documentation/web-api/tutorials/code-flow
+ * and /tutorials/refreshing-tokens: client id and secret by Basic, a
+ * form-encoded token request, PKCE; a refresh may answer a new refresh token (kept when it does
+ * not). Spotify offers no revocation endpoint (the owner removes the app at spotify.com/account/apps).
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const spotify = defineProvider({

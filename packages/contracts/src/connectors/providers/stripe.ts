@@ -1,4 +1,8 @@
-/** Stripe (docs.stripe.com/keys): a secret or restricted API key, as a bearer token. */
+/**
+ * Stripe. Checked against docs.stripe.com/keys and docs.stripe.com/api/authentication: a secret
+ * or restricted API key, as a bearer token; every read, lists and searches included, is a GET.
+ * (Stripe's OAuth is Stripe Connect, for platforms acting on other accounts: not this connector.)
+ */
 import { defineProvider, METHOD_OVERRIDES, REST_READ } from '../provider-definition.ts';
 
 export const stripe = defineProvider({
