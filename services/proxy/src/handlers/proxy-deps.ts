@@ -3,10 +3,13 @@ import type { CallAudit } from '../calls/audit-call.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import type { ConnectStore } from '../store/connect-store.ts';
+import type { ServiceListCache } from '../store/service-list-cache.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 
 export interface ProxyHandlerDeps {
   store: VaultStore;
+  /** Each account's connected services in memory, never older than an announced change. */
+  serviceLists: ServiceListCache;
   connectors: ReadonlyMap<string, ConnectorDefinition>;
   /** The connect flow's state and the OAuth tokens (connect, refresh, disconnect). */
   connect: ConnectStore;
