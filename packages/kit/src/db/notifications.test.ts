@@ -69,6 +69,32 @@ test('callers that come during a round trip share the next one', async () => {
   }
 });
 
+test('a listening connection that hangs answers false after the time-out, and true once it answers', async () => {
+  const slow = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_hang',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: () => {},
+    syncTimeoutMs: 300,
+  });
+  const { rows } = await writer.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE application_name = 'pag-listen-kit_sync_hang'`,
+  );
+  const backend = rows[0]?.pid;
+  if (backend === undefined) throw new Error('the listening session was not found');
+  // The listener's backend stopped: the round trip cannot end.
+  process.kill(backend, 'SIGSTOP');
+  try {
+    const started = Date.now();
+    expect(await slow.sync()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  } finally {
+    process.kill(backend, 'SIGCONT');
+  }
+  expect(await slow.sync()).toBe(true);
+  await slow.close();
+});
+
 test('a closed listener promises nothing', async () => {
   const other = await listenForNotifications({
     databaseUrl: postgres.url,

@@ -41,8 +41,10 @@ export async function listenForNotifications(options: {
   logger: Logger;
   /** Told false when the connection dropped, true each time LISTEN has run (the first time too). */
   onListening?: (listening: boolean) => void;
+  /** How long sync() waits for its round trip before it answers false (default 1 s). */
+  syncTimeoutMs?: number;
 }): Promise<NotificationListener> {
-  const { databaseUrl, channel, handler, logger, onListening } = options;
+  const { databaseUrl, channel, handler, logger, onListening, syncTimeoutMs = 1_000 } = options;
   if (!CHANNEL.test(channel)) throw new Error(`invalid channel name: ${channel}`);
   let client: pg.Client | undefined;
   let closed = false;
@@ -97,13 +99,23 @@ export async function listenForNotifications(options: {
   const roundTrip = async (): Promise<boolean> => {
     const listening = client;
     if (listening === undefined) return false;
+    let timer: NodeJS.Timeout | undefined;
+    // A connection that hangs (no reset, a stopped backend) must not hold the callers: after
+    // syncTimeoutMs they are told false and read what they need elsewhere.
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), syncTimeoutMs);
+    });
+    // An empty query: the cheapest command PostgreSQL answers with ReadyForQuery. A failure is
+    // false (the connection's 'error' listener reconnects and says so through onListening), also
+    // when it comes after the time-out.
+    const answered = listening.query('').then(
+      () => client === listening,
+      () => false,
+    );
     try {
-      // An empty query: the cheapest command PostgreSQL answers with ReadyForQuery.
-      await listening.query('');
-      return client === listening;
-    } catch {
-      // The connection failed: its 'error' listener reconnects and says so through onListening.
-      return false;
+      return await Promise.race([answered, timedOut]);
+    } finally {
+      clearTimeout(timer);
     }
   };
   const sync = (): Promise<boolean> => {
