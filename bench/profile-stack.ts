@@ -6,7 +6,8 @@
  *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
  *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
  *   rate the CPU per request compares two versions on a machine busy with other work, where the
- *   throughput does not). `proxy`: the proxied call of `pnpm bench` (bench/proxy-load.ts), the
+ *   throughput does not; PROFILE_SAMPLES=0: no CPU profiler, whose own thread "v8:ProfEvntProc"
+ *   and sampling otherwise add to the figures: about 0.2 ms per request at 250/s). `proxy`: the proxied call of `pnpm bench` (bench/proxy-load.ts), the
  *   upstream in a process of its own, not counted)
  *
  * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
@@ -22,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { CONTEXT_MEMORY_MAX } from '@pag/contracts';
 import type { StackProcess } from '@pag/testkit';
 import { startStackProcess } from '@pag/testkit';
+import { createPrismaClient, sqlPoolOf } from '../packages/kit/src/mod.ts';
+import { brainDatabase } from '../services/brain/src/database.ts';
+import { PrismaClient } from '../services/brain/src/generated/prisma/client.ts';
 import { brainSubject, contextLoad, memoryWriteLoad } from './brain-load.ts';
 import { CAPABILITIES_PATH, mintStackTokens } from './capabilities-load.ts';
 import type { LoadOptions } from './measure.ts';
@@ -40,6 +44,8 @@ const TICKS_PER_SECOND = 100;
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
 
 interface ThreadStat {
+  /** The thread's name (`comm`): V8's workers, libuv's pool, a worker thread's own name. */
+  name: string;
   ticks: number;
   involuntarySwitches: number;
 }
@@ -51,6 +57,7 @@ async function threadStats(pid: number): Promise<Map<string, ThreadStat>> {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8');
     stats.set(tid, {
+      name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
       ticks: Number(fields[11]) + Number(fields[12]),
       involuntarySwitches: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1] ?? 0),
     });
@@ -83,6 +90,38 @@ function ticksBetween(before: Map<number, number>, after: Map<number, number>): 
   return sum;
 }
 
+const sampling = process.env.PROFILE_SAMPLES !== '0';
+/** The application name of each PostgreSQL backend of the stack (kit's pools: pag-<schema>). */
+async function backendApplications(stack: StackProcess): Promise<Map<number, string>> {
+  const { databaseUrl } = JSON.parse(await readFile(join(stack.dataDir, 'stack.json'), 'utf8')) as {
+    databaseUrl: string;
+  };
+  // Any schema's client reads pg_stat_activity; the brain's is at hand as in brain-load.ts.
+  const db = createPrismaClient(PrismaClient, { databaseUrl, schema: brainDatabase.schema });
+  try {
+    const { rows } = await sqlPoolOf(db).query<{ pid: number; application_name: string }>(
+      'SELECT pid, application_name FROM pg_stat_activity',
+    );
+    return new Map(rows.map((row) => [row.pid, row.application_name || '(no name)']));
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** Ticks between the readings by backend application; a process that is not a backend by name. */
+function byApplication(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  names: Map<number, string>,
+): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const [pid, ticks] of after) {
+    const name = names.get(pid) ?? '(other: postmaster, writer, walwriter, gone)';
+    sums.set(name, (sums.get(name) ?? 0) + ticks - (before.get(pid) ?? 0));
+  }
+  return sums;
+}
+
 const profileDir = await mkdtemp(join(tmpdir(), 'pag-profile-'));
 // The profile's clock starts with the child process: the load's bounds are kept as offsets from
 // its spawn, narrowed by half a second on each side for the start-up the offsets do not see.
@@ -91,7 +130,7 @@ await using upstream = scenario === 'proxy' ? await startUpstream(BASELINE_SERVE
 const spawnedAt = Date.now();
 const stack = await startStackProcess({
   env: {
-    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+    ...(sampling && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }),
     ...(upstream && proxiedStackEnv(upstream.server.url)),
   },
 });
@@ -110,12 +149,19 @@ try {
     await threadStats(stack.pid),
     await ticksOf(await descendantPids(stack.pid)),
   ];
+  const backendNames = await backendApplications(stack);
   const requests = result.requestsPerSecond * durationSeconds;
   const main = threads.get(String(stack.pid));
   const mainBefore = threadsBefore.get(String(stack.pid));
   let otherThreads = 0;
+  // The other threads by name: V8's GC and compiler workers ("V8 DefaultWorke"), libuv's pool
+  // ("libuv-worker": crypto, fs, dns), worker threads such as a logger's transport.
+  const byName = new Map<string, number>();
   for (const [tid, stat] of threads) {
-    if (tid !== String(stack.pid)) otherThreads += stat.ticks - (threadsBefore.get(tid)?.ticks ?? 0);
+    if (tid === String(stack.pid)) continue;
+    const ticks = stat.ticks - (threadsBefore.get(tid)?.ticks ?? 0);
+    otherThreads += ticks;
+    byName.set(stat.name, (byName.get(stat.name) ?? 0) + ticks);
   }
   const msPerRequest = (ticks: number) => ((1000 * ticks) / TICKS_PER_SECOND / requests).toFixed(3);
   const mainTicks = (main?.ticks ?? 0) - (mainBefore?.ticks ?? 0);
@@ -123,6 +169,19 @@ try {
     [
       `${scenario}: ${Math.round(result.requestsPerSecond)} requests/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}, non-2xx ${result.non2xx}`,
       `CPU ms per request: stack main thread ${msPerRequest(mainTicks)} (busy ${((100 * mainTicks) / TICKS_PER_SECOND / durationSeconds).toFixed(0)}% of the run), its other threads ${msPerRequest(otherThreads)}, PostgreSQL ${msPerRequest(ticksBetween(postgresBefore, postgresTicks))}`,
+      `other threads by name, CPU ms per request: ${
+        [...byName]
+          .filter(([, ticks]) => ticks > 0)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, ticks]) => `${name} ${msPerRequest(ticks)}`)
+          .join(', ') || 'none'
+      }`,
+      `PostgreSQL by application (pg_stat_activity), CPU ms per request: ${[
+        ...byApplication(postgresBefore, postgresTicks, backendNames),
+      ]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ticks]) => `${name} ${msPerRequest(ticks)}`)
+        .join(', ')}`,
       `main thread preempted (involuntary context switches): ${(main?.involuntarySwitches ?? 0) - (mainBefore?.involuntarySwitches ?? 0)}`,
     ].join('\n'),
   );
@@ -164,19 +223,24 @@ async function loadOf(
   return scenario === 'refresh' ? refreshChainLoad(subject, tokens) : introspectionLoad(subject, tokens);
 }
 
-const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
-if (file === undefined) throw new Error(`no profile written to ${profileDir}`);
-process.stdout.write(
-  `\n\nmain thread samples during the load, by nearest package (${join(profileDir, file)}):\n`,
-);
-const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
-for (const [name, share] of bySamplePackage(profile)) {
-  if (share >= 0.005) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
-}
+if (sampling) await printProfile(profileDir);
 
-process.stdout.write('\nour own functions (services/, packages/) by samples under them (inclusive):\n');
-for (const [name, share] of byOwnFrame(profile).slice(0, 30))
-  process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+/** The main thread's samples during the load: by package, then by our own functions. */
+async function printProfile(profileDir: string): Promise<void> {
+  const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error(`no profile written to ${profileDir}`);
+  process.stdout.write(
+    `\n\nmain thread samples during the load, by nearest package (${join(profileDir, file)}):\n`,
+  );
+  const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
+  for (const [name, share] of bySamplePackage(profile)) {
+    if (share >= 0.005) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+  }
+
+  process.stdout.write('\nour own functions (services/, packages/) by samples under them (inclusive):\n');
+  for (const [name, share] of byOwnFrame(profile).slice(0, 30))
+    process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+}
 
 interface CpuProfile {
   startTime: number;

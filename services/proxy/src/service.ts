@@ -31,6 +31,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { createProxyApp } from './http/app.ts';
 import { ConnectStore } from './store/connect-store.ts';
 import { followCredentialChanges } from './store/credential-changes.ts';
+import { ServiceListCache } from './store/service-list-cache.ts';
 import { VaultStore } from './store/vault-store.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
@@ -85,13 +86,14 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   const credentials = new CredentialCache();
   const lastUsed = new LastUsedBatch(store);
   let changes: NotificationListener | undefined;
+  const serviceLists = new ServiceListCache({ sync: () => changes?.sync() ?? Promise.resolve(false) });
   let introspection: IntrospectionClient | undefined;
   let subscriptions: Subscription[] = [];
   let port: number;
   try {
     changes = await followCredentialChanges({
       databaseUrl: config.databaseUrl,
-      caches: [credentials, connectors],
+      caches: [credentials, connectors, serviceLists],
       logger,
     });
     introspection = await IntrospectionClient.create({
@@ -109,6 +111,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
         service: 'proxy',
         deps: {
           store,
+          serviceLists,
           connectors,
           allowLoopback: config.connectors.allowLoopback,
           connect,

@@ -116,7 +116,7 @@ test('while a proxy cannot hear changes it reads every credential from the datab
   await connect('key-five');
   expect(await call(stack.proxy)).toBe('Bearer key-five');
   // The listening connections are cut (as a failover or a restart of PostgreSQL would).
-  await db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN proxy_credentials'`;
+  await db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pag-listen-proxy_credentials'`;
   await removeUnannounced();
   await eventually(async () => expect(await call(stack.proxy)).toBe('SERVICE_NOT_CONNECTED'), {
     what: 'the proxy stops answering from memory',

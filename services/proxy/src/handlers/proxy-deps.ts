@@ -3,6 +3,7 @@ import type { CallAudit } from '../calls/audit-call.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { ConnectStore } from '../store/connect-store.ts';
+import type { ServiceListCache } from '../store/service-list-cache.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 
 export interface ProxyHandlerDeps {
@@ -11,6 +12,8 @@ export interface ProxyHandlerDeps {
   connectors: ConnectorRegistry;
   /** CONNECTOR_ALLOW_LOOPBACK: owners' connector URLs may be http on loopback (tests). */
   allowLoopback: boolean;
+  /** Each account's connected services in memory, never older than an announced change. */
+  serviceLists: ServiceListCache;
   /** The connect flow's state and the OAuth tokens (connect, refresh, disconnect). */
   connect: ConnectStore;
   refresher: TokenRefresher;

@@ -4,11 +4,16 @@
  * 20261124190000_proxy_credential_changes), whoever writes the row (this service, `pag`, a refresh,
  * a key rotation on another replica, an operator's SQL), and each replica drops that (account,
  * service) from its cache when PostgreSQL delivers it, at the writer's commit. While the listening
- * connection is down the cache answers nothing from memory (CredentialCache.setLive).
+ * connection is down the cache answers nothing from memory (CredentialCache.setLive). The same
+ * announcements drop the account's list of connected services (ServiceListCache), which waits for
+ * the listener's round trip before it answers from memory (docs/adr/0070).
  */
 import type { Logger, NotificationListener } from '@pag/kit';
 import { listenForNotifications } from '@pag/kit';
-/** What is kept in memory and must hear every change (the credential cache, the connector registry). */
+/**
+ * What is kept in memory and must hear every change (the credential cache, the connector registry,
+ * the lists of connected services).
+ */
 export interface ChangeFollower {
   invalidate(accountId: string, service: string): void;
   clear(): void;

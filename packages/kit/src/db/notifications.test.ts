@@ -1,0 +1,108 @@
+/**
+ * listenForNotifications' sync(): once it resolves true, every notification committed before the
+ * call has reached the handler, so a cache the handler invalidates may then answer from memory.
+ * Callers that come while a round trip is under way share the next one.
+ */
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import pg from 'pg';
+import { createLogger } from '../log/logger.ts';
+import type { TestPostgres } from '../testing/postgres.ts';
+import { startTestPostgres } from '../testing/postgres.ts';
+import type { NotificationListener } from './notifications.ts';
+import { listenForNotifications } from './notifications.ts';
+
+let postgres: TestPostgres;
+let writer: pg.Client;
+let listener: NotificationListener;
+const heard: string[] = [];
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  writer = new pg.Client({ connectionString: postgres.url });
+  await writer.connect();
+  listener = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_test',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: (payload) => {
+      heard.push(payload);
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await listener?.close();
+  await writer?.end();
+  await postgres?.stop();
+});
+
+test('a notification committed before sync() is handled when it resolves, every time', async () => {
+  for (let round = 0; round < 200; round += 1) {
+    await writer.query(`SELECT pg_notify('kit_sync_test', $1)`, [`change ${round}`]);
+    expect(await listener.sync()).toBe(true);
+    // Without the round trip the notification is usually still on its way here.
+    expect(heard.at(-1)).toBe(`change ${round}`);
+  }
+  expect(heard).toHaveLength(200);
+});
+
+test('a notification committed in a transaction is handled by the sync() after its COMMIT', async () => {
+  await writer.query('BEGIN');
+  await writer.query(`SELECT pg_notify('kit_sync_test', 'in a transaction')`);
+  expect(await listener.sync()).toBe(true);
+  // Not yet committed: not delivered.
+  expect(heard).not.toContain('in a transaction');
+  await writer.query('COMMIT');
+  expect(await listener.sync()).toBe(true);
+  expect(heard.at(-1)).toBe('in a transaction');
+});
+
+test('callers that come during a round trip share the next one', async () => {
+  const query = jest.spyOn(pg.Client.prototype, 'query');
+  try {
+    const results = await Promise.all(Array.from({ length: 50 }, () => listener.sync()));
+    expect(results.every(Boolean)).toBe(true);
+    // The first round trip and one shared by the 49 that came while it was under way.
+    expect(query.mock.calls.filter(([text]) => text === '')).toHaveLength(2);
+  } finally {
+    query.mockRestore();
+  }
+});
+
+test('a listening connection that hangs answers false after the time-out, and true once it answers', async () => {
+  const slow = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_hang',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: () => {},
+    syncTimeoutMs: 300,
+  });
+  const { rows } = await writer.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE application_name = 'pag-listen-kit_sync_hang'`,
+  );
+  const backend = rows[0]?.pid;
+  if (backend === undefined) throw new Error('the listening session was not found');
+  // The listener's backend stopped: the round trip cannot end.
+  process.kill(backend, 'SIGSTOP');
+  try {
+    const started = Date.now();
+    expect(await slow.sync()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  } finally {
+    process.kill(backend, 'SIGCONT');
+  }
+  expect(await slow.sync()).toBe(true);
+  await slow.close();
+});
+
+test('a closed listener promises nothing', async () => {
+  const other = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_test',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: () => {},
+  });
+  expect(await other.sync()).toBe(true);
+  await other.close();
+  expect(await other.sync()).toBe(false);
+});
