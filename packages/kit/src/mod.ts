@@ -167,8 +167,10 @@ export type {
   BearerIdentity,
   BearerIntrospector,
   ErrorHandlerOptions,
+  InProcessEntry,
   ResourceState,
   RouteLookupOptions,
+  VerifiedCaller,
 } from './http/mod.ts';
 export {
   authenticate,

@@ -14,7 +14,7 @@
  * are the gateway's own, in src/pipeline/.
  */
 import type { AppError } from '@pag/contracts';
-import type { Bus, Logger, Metrics, ServiceDirectory } from '@pag/kit';
+import type { Bus, InProcessEntry, Logger, Metrics, ServiceDirectory } from '@pag/kit';
 import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup } from '@pag/kit';
 import type { Express, RequestHandler, Response } from 'express';
 import express from 'express';
@@ -28,6 +28,7 @@ import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
 import { forwardProxy } from './pipeline/forward-proxy.ts';
+import { handToProxy } from './pipeline/hand-to-proxy.ts';
 import { jsonBody } from './pipeline/json-body.ts';
 import { routeHeaders, securityHeaders } from './pipeline/security-headers.ts';
 import { state } from './pipeline/state.ts';
@@ -50,6 +51,11 @@ export interface AppDeps {
   directory: ServiceDirectory;
   /** Where authenticated requests are counted; undefined without a database (they answer 503). */
   charger?: UsageCharger;
+  /**
+   * The proxy's in-process entry when it runs in this process (the embedded stack): its routes are
+   * handed to it instead of forwarded to PROXY_URL (pipeline/hand-to-proxy.ts, docs/adr/0069).
+   */
+  proxy?: InProcessEntry;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -107,7 +113,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   const forward = new Map<string, RequestHandler>();
-  if (config.proxyUrl !== undefined) {
+  if (deps.proxy !== undefined) {
+    forward.set('proxy', handToProxy(deps.proxy));
+  } else if (config.proxyUrl !== undefined) {
     const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs, gatewaySecret } = config;
     if (gatewaySecret === undefined) throw new Error('GATEWAY_SECRET is required with PROXY_URL');
     forward.set(

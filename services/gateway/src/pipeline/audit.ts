@@ -53,7 +53,9 @@ export function audit(options: AuditOptions): RequestHandler {
     const arrivedAt = Date.now();
     const path = req.path;
     const bytesIn = requestBytes(req);
-    const { requestId } = state(res);
+    // Held from here: a later step may give res.locals to another pipeline (hand-to-proxy.ts).
+    const pipeline = state(res);
+    const { requestId } = pipeline;
     if (!bus.isReady()) {
       logger.error({ requestId }, 'audit stream unreachable: request refused unrecorded');
       res.status(503).json(toErrorBody(unrecorded(), requestId));
@@ -61,7 +63,7 @@ export function audit(options: AuditOptions): RequestHandler {
     }
 
     const record = (status: number, bytesOut: number | null, reason: string | null): RequestAuditEvent => {
-      const { identity, startedAt, clientAddress } = state(res);
+      const { identity, startedAt, clientAddress } = pipeline;
       return {
         kind: 'request',
         eventId: randomUUID(),

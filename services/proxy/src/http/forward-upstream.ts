@@ -159,6 +159,10 @@ function connectorProxy(
         for (const name of Object.keys(proxyRes.headers)) {
           if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
         }
+        // Hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says nothing
+        // about the caller's. httpxy copies it otherwise, and handed over in process
+        // (docs/adr/0069) no gateway hop would drop it: a service's `close` would close the client's.
+        delete proxyRes.headers.connection;
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;

@@ -1,0 +1,32 @@
+/**
+ * A resource server's entry for a request handed over in the same process (the embedded stack's
+ * gateway hands `/api/v1/services/*` to the proxy this way, docs/adr/0069): the request and its
+ * response as the gateway received them, and the caller the gateway has already verified, as an
+ * object in memory. Never as headers: a header anyone on the network could send, and a signed
+ * one would make the signing secret alone enough to act as any owner (docs/adr/0067); an object
+ * passed by a function call in one process can only come from that process.
+ *
+ * The server runs its own steps after authentication on it (scope, its own checks, the call,
+ * its error handler); `next` is called only when it did not answer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Who is calling, as introspection at the auth service told the gateway. */
+export interface VerifiedCaller {
+  requestId: string;
+  /** When the request arrived (process.hrtime.bigint()), for durations measured from arrival. */
+  startedAt: bigint;
+  clientAddress: string;
+  accountId: string;
+  clientId: string;
+  scopes: readonly string[];
+  /** The agent the token belongs to; null when introspection named none. */
+  agentId: string | null;
+}
+
+export type InProcessEntry = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  caller: VerifiedCaller,
+  next: (error?: unknown) => void,
+) => void;
