@@ -14,6 +14,7 @@
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -239,3 +240,27 @@ describe('the same refusals in process and over HTTP', () => {
     if (code === 'UPSTREAM_RATE_LIMITED') expect(inProcess.retryAfter).toBe('7');
   });
 });
+
+test('an absolute-form request target naming another host: 400 at the gateway, in process and over HTTP', async () => {
+  const token = await createToken('absolute-form', 'services:github:read');
+  const before = github.arrivals.length;
+  for (const base of [stack.publicUrl, separateUrl()]) {
+    const { port } = new URL(base);
+    const head = await rawRequest(
+      Number(port),
+      `GET http://evil.example/api/v1/services/github/user HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toContain('"code":"INVALID_REQUEST"');
+  }
+  expect(github.arrivals.length).toBe(before);
+});
+
+/** One request written as given (fetch would never send the absolute form), the whole answer read. */
+async function rawRequest(port: number, text: string): Promise<string> {
+  // Written, not ended: a client that half-closes first may get no answer at all.
+  const socket = connect(port, '127.0.0.1', () => socket.write(text));
+  let answer = '';
+  for await (const chunk of socket) answer += String(chunk);
+  return answer;
+}

@@ -2,8 +2,8 @@
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
  *   request id → metrics → security headers → audit (one event per request, acknowledged before
- *   the answer) → auth service's paths (forwarded) → route lookup → body → validation →
- *   authentication (rejected tokens budgeted per address) → plan → scope → usage count and
+ *   the answer) → request target a path (origin-form) → auth service's paths (forwarded) →
+ *   route lookup → body → validation → authentication (rejected tokens budgeted per address) → plan → scope → usage count and
  *   limits → dispatch → error handler
  *
  * The MCP endpoint (mcp/mcp-endpoint.ts) is a route like the others, and each of its tool calls is
@@ -30,6 +30,7 @@ import { forwardAuth } from './pipeline/forward-auth.ts';
 import { forwardProxy } from './pipeline/forward-proxy.ts';
 import { handToProxy } from './pipeline/hand-to-proxy.ts';
 import { jsonBody } from './pipeline/json-body.ts';
+import { originForm } from './pipeline/origin-form.ts';
 import { routeHeaders, securityHeaders } from './pipeline/security-headers.ts';
 import { state } from './pipeline/state.ts';
 import { validateBody } from './pipeline/validate-body.ts';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(observe(deps.metrics, 'gateway', metricRoute));
   app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
+  app.use(originForm);
   app.use(
     forwardAuth({
       publicUrl: config.publicUrl,
