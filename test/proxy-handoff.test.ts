@@ -5,10 +5,14 @@
  * is what the proxy sends behind its listener: the owner's credential, none of the caller's
  * identity or forwarding headers.
  *
+ * Each call is one audit row, the gateway's request row, with the service (target) and what was
+ * called upstream (detail: host, path, status, latency) or the refusal's code.
+ *
  * The separate-process shape on the same stack: a second gateway in this process, on the stack's
  * nats-server and database, forwarding to the proxy's listener (PROXY_URL) as in k8s and compose.
  * A refusal inside the proxy (not connected, the provider's 429, a method override) and the
- * gateway's scope check of a write answer alike through both, status, body and Retry-After.
+ * gateway's scope check of a write answer alike through both: status, body, Retry-After and the
+ * audit row.
  *
  * The services are imported by path: the workspace root does not depend on them as packages.
  */
@@ -19,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ErrorBody } from '@pag/contracts';
-import { createLogger, createMetrics, NatsBus } from '../packages/kit/src/mod.ts';
+import { createLogger, createMetrics, createPrismaClient, NatsBus } from '../packages/kit/src/mod.ts';
 import type { NatsServer } from '../packages/kit/src/testing/mod.ts';
-import { startNatsServer } from '../packages/kit/src/testing/mod.ts';
+import { eventually, startNatsServer } from '../packages/kit/src/testing/mod.ts';
 import {
   embeddedGatewaySecret,
   embeddedTokenTagKey,
@@ -30,6 +34,8 @@ import {
 import type { RunningStack } from '../packages/stack/src/start-stack.ts';
 import { startStack } from '../packages/stack/src/start-stack.ts';
 import { pagCommand } from '../packages/stack/test/support/pag.ts';
+import { auditDatabase } from '../services/audit/src/database.ts';
+import { PrismaClient } from '../services/audit/src/generated/prisma/client.ts';
 import { authService } from '../services/auth/src/mod.ts';
 import type { RunningGateway } from '../services/gateway/src/mod.ts';
 import { loadGatewayConfig, startGateway } from '../services/gateway/src/mod.ts';
@@ -47,6 +53,7 @@ let stack: RunningStack;
 let separateBus: NatsBus;
 let separate: RunningGateway;
 let stdin = '';
+let auditDb: PrismaClient;
 
 /** Requests the proxy's HTTP listener and the auth service's introspection endpoint received. */
 const seen = { proxy: 0, introspections: 0 };
@@ -97,6 +104,10 @@ beforeAll(async () => {
     metrics: createMetrics({ defaultMetrics: false }),
   });
 
+  auditDb = createPrismaClient(PrismaClient, {
+    databaseUrl: stack.databaseUrl,
+    schema: auditDatabase.schema,
+  });
   expect((await pag('owner', 'create', '--email', OWNER.email, '--password', OWNER.password)).code).toBe(0);
   stdin = `${KEY}\n`;
   const added = await pag(
@@ -114,6 +125,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await auditDb?.$disconnect();
   await separate?.close();
   await separateBus?.close();
   await stack?.close();
@@ -135,6 +147,34 @@ async function createToken(name: string, scopes: string): Promise<string> {
   return made.out.at(-1) ?? '';
 }
 
+interface AuditRow {
+  kind: string;
+  source: string;
+  action: string;
+  agent_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+  decision: string;
+  reason: string | null;
+  target: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** Every audit row of a request id, once there is one (the log is written after the stream's ack). */
+function auditRows(requestId: string): Promise<AuditRow[]> {
+  return eventually(
+    async () => {
+      const rows = await auditDb.$queryRaw<AuditRow[]>`
+        SELECT kind, source, action, agent_id, method, path, status, decision, reason, target, detail
+          FROM audit.records WHERE request_id = ${requestId}`;
+      if (rows.length === 0) throw new Error(`no audit row for ${requestId} yet`);
+      return rows;
+    },
+    { what: `the audit row of ${requestId}` },
+  );
+}
+
 /** The port the separate gateway listens on, as a URL (its PUBLIC_URL is the stack's). */
 function separateUrl(): string {
   return `http://127.0.0.1:${separate.port}`;
@@ -144,6 +184,7 @@ describe('in the embedded stack', () => {
   test('a proxied call makes no HTTP request to the proxy and no second introspection', async () => {
     const token = await createToken('handoff-reader', 'services:github:read');
     const before = { ...seen };
+    const requestIds: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const answer = await fetch(`${stack.publicUrl}/api/v1/services/github/user?page=${i}`, {
         headers: {
@@ -166,10 +207,35 @@ describe('in the embedded stack', () => {
       expect(answer.headers.get('set-cookie')).toBeNull();
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.headers.get('x-request-id')).toMatch(/.+/);
+      expect(answer.headers.get('pag-proxy-call')).toBeNull();
+      requestIds.push(answer.headers.get('x-request-id') ?? '');
     }
     expect(seen.proxy - before.proxy).toBe(0);
     // One introspection for a token no cache knew: the gateway's; the proxy asked nothing.
     expect(seen.introspections - before.introspections).toBe(1);
+    // One audit row per call, the gateway's, with what the proxy did upstream.
+    for (const requestId of requestIds) {
+      expect(await auditRows(requestId)).toEqual([
+        {
+          kind: 'request',
+          source: 'gateway',
+          action: 'http.request',
+          agent_id: expect.any(String),
+          method: 'GET',
+          path: '/api/v1/services/github/user',
+          status: 201,
+          decision: 'allowed',
+          reason: null,
+          target: 'github',
+          detail: {
+            upstreamHost: new URL(github.url).host,
+            upstreamPath: '/user',
+            upstreamStatus: 201,
+            upstreamLatencyUs: expect.any(Number),
+          },
+        },
+      ]);
+    }
   });
 });
 
@@ -225,10 +291,16 @@ describe('the same refusals in process and over HTTP', () => {
       });
       const body = ErrorBody.parse(await answer.json());
       expect(body.error.requestId).toBe(answer.headers.get('x-request-id'));
+      expect(answer.headers.get('pag-proxy-call')).toBeNull();
+      // Audited once, with the refusal's code and, for a call the proxy saw, the service.
+      const rows = await auditRows(body.error.requestId);
+      expect(rows).toHaveLength(1);
+      const [{ status, reason, target, detail }] = rows as [AuditRow];
       return {
         status: answer.status,
         retryAfter: answer.headers.get('retry-after'),
         error: { ...body.error, requestId: undefined },
+        row: { status, reason, target, detail: { ...detail, upstreamLatencyUs: undefined } },
       };
     };
     const before = seen.proxy;
@@ -237,6 +309,7 @@ describe('the same refusals in process and over HTTP', () => {
     const overHttp = await ask(separateUrl());
     expect(inProcess).toEqual(overHttp);
     expect([inProcess.status, inProcess.error.code]).toEqual([status, code]);
+    expect(inProcess.row.reason).toBe(code);
     if (code === 'UPSTREAM_RATE_LIMITED') expect(inProcess.retryAfter).toBe('7');
   });
 });

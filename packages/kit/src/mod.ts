@@ -167,6 +167,7 @@ export type {
   BearerIdentity,
   BearerIntrospector,
   ErrorHandlerOptions,
+  Handover,
   InProcessEntry,
   ResourceState,
   RouteLookupOptions,

@@ -139,7 +139,6 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       maxResponseBytes: config.maxResponseBytes,
       logger,
       metrics,
-      audit,
     });
     server.on('request', apps.http);
     port = await listen(server, config.port, config.host);

@@ -7,9 +7,11 @@
  * passed by a function call in one process can only come from that process.
  *
  * The server runs its own steps after authentication on it (scope, its own checks, the call,
- * its error handler); `next` is called only when it did not answer.
+ * its error handler) and reports what became of the call; `next` is called only when it did not
+ * answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProxiedCall } from '@pag/contracts';
 
 /** Who is calling, as introspection at the auth service told the gateway. */
 export interface VerifiedCaller {
@@ -24,9 +26,19 @@ export interface VerifiedCaller {
   agentId: string | null;
 }
 
+/** What comes with a request handed over, besides the request and its response. */
+export interface Handover {
+  caller: VerifiedCaller;
+  /**
+   * Told what became of the call before its answer starts (the facts of the gateway's one audit
+   * row of it, docs/adr/0069); over HTTP the same facts come in the answer's PROXY_CALL_HEADER.
+   */
+  report(call: ProxiedCall): void;
+}
+
 export type InProcessEntry = (
   req: IncomingMessage,
   res: ServerResponse,
-  caller: VerifiedCaller,
+  handover: Handover,
   next: (error?: unknown) => void,
 ) => void;

@@ -5,11 +5,12 @@
  * request over loopback (forward-proxy.ts, the separate-process deployment). No second parse and
  * write, no gateway proof, no second introspection; the proxy runs the same steps after
  * authentication as behind its listener, answers on this response (its audit event held like any
- * other by the audit step) and strips the caller's own identity and forwarding headers before
+ * other by the audit step, with what the proxy reports of the call: audit.ts) and strips the caller's own identity and forwarding headers before
  * anything goes upstream.
  */
 import type { InProcessEntry } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { recordProxiedCall } from './audit.ts';
 import { state } from './state.ts';
 
 export function handToProxy(entry: InProcessEntry): RequestHandler {
@@ -19,19 +20,15 @@ export function handToProxy(entry: InProcessEntry): RequestHandler {
       next(new Error('a proxy route reached dispatch unauthenticated'));
       return;
     }
-    entry(
-      req,
-      res,
-      {
-        requestId,
-        startedAt,
-        clientAddress,
-        accountId: identity.accountId,
-        clientId: identity.clientId,
-        scopes: identity.scopes,
-        agentId: identity.agent?.id ?? null,
-      },
-      next,
-    );
+    const caller = {
+      requestId,
+      startedAt,
+      clientAddress,
+      accountId: identity.accountId,
+      clientId: identity.clientId,
+      scopes: identity.scopes,
+      agentId: identity.agent?.id ?? null,
+    };
+    entry(req, res, { caller, report: (call) => recordProxiedCall(res, call) }, next);
   };
 }

@@ -5,11 +5,12 @@
  * caller replaces the gateway proof and authentication. Everything from the scope on is the same
  * step instances in both.
  *
- *   request id → metrics → gateway proof (the gateway's signature, else 403) → route lookup (the
- *   contracts' proxy routes only) → authentication (introspection, audience, account) → scope
- *   (read or write as the connector classifies the call) → no method change (override
- *   parameters, a body on GET) → connector and credential → streamed call to the connected
- *   service (one `proxy.call` audit event each, audit-call.ts) → error handler
+ *   request id → report in the answer → metrics → gateway proof (the gateway's signature, else
+ *   403) → route lookup (the contracts' proxy routes only) → authentication (introspection,
+ *   audience, account) → scope (read or write as the connector classifies the call) → no method
+ *   change (override parameters, a body on GET) → connector and credential → streamed call to
+ *   the connected service → error handler; what became of each call is told to the gateway for
+ *   its audit row (report-call.ts)
  *
  * The steps every resource server shares (request id, metrics, gateway proof, route lookup,
  * authentication, scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md);
@@ -18,7 +19,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { RouteDefinition } from '@pag/contracts';
-import type { InProcessEntry, Logger, Metrics, VerifiedCaller } from '@pag/kit';
+import type { Handover, InProcessEntry, Logger, Metrics } from '@pag/kit';
 import {
   authenticate,
   checkScope,
@@ -30,7 +31,6 @@ import {
 } from '@pag/kit';
 import type { Express, Response } from 'express';
 import express from 'express';
-import type { CallAudit } from '../calls/audit-call.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
@@ -42,6 +42,7 @@ import { inProcessEntry, takeCaller } from './in-process.ts';
 import type { TokenIntrospector } from './introspector.ts';
 import { proxyIntrospector } from './introspector.ts';
 import { refuseMethodChange } from './refuse-method-change.ts';
+import { reportInAnswer, reportRefusal } from './report-call.ts';
 import { state } from './state.ts';
 
 export interface ProxyAppDeps {
@@ -63,8 +64,6 @@ export interface ProxyAppDeps {
   maxResponseBytes: number;
   logger: Logger;
   metrics: Metrics;
-  /** Where the `proxy.call` audit event of each forwarded call goes. */
-  audit: CallAudit;
 }
 
 /** The proxy's two entries to one pipeline after authentication (docs/adr/0069). */
@@ -90,13 +89,13 @@ export function createProxyApps(deps: ProxyAppDeps): ProxyApps {
       bodyLimitBytes: deps.bodyLimitBytes,
       maxResponseBytes: deps.maxResponseBytes,
       logger: deps.logger,
-      audit: deps.audit,
     }),
   ];
-  const failures = errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl });
+  const failures = errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl, onError: reportRefusal });
 
   const http = baseApp();
   http.use(requestId);
+  http.use(reportInAnswer);
   http.use(observe(deps.metrics, 'proxy', metricRoute));
   http.use(gatewayOnly('proxy', deps.gatewaySecret, deps.logger));
   http.use(routeLookup({ serves: proxyRoute }));
@@ -104,14 +103,14 @@ export function createProxyApps(deps: ProxyAppDeps): ProxyApps {
   http.use(...call);
   http.use(failures);
 
-  const callers = new WeakMap<IncomingMessage, VerifiedCaller>();
+  const handovers = new WeakMap<IncomingMessage, Handover>();
   const handedOver = baseApp();
-  handedOver.use(takeCaller(callers, deps.publicUrl));
+  handedOver.use(takeCaller(handovers, deps.publicUrl));
   handedOver.use(observe(deps.metrics, 'proxy', metricRoute));
   handedOver.use(routeLookup({ serves: proxyRoute }));
   handedOver.use(...call);
   handedOver.use(failures);
-  return { http, inProcess: inProcessEntry(handedOver, callers) };
+  return { http, inProcess: inProcessEntry(handedOver, handovers) };
 }
 
 function baseApp(): Express {

@@ -11,24 +11,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@pag/contracts';
-import type { InProcessEntry, VerifiedCaller } from '@pag/kit';
+import type { Handover, InProcessEntry } from '@pag/kit';
 import { bearerChallenge } from '@pag/kit';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { proxyIdentity } from './introspector.ts';
 import { state } from './state.ts';
 
 /** Wraps the app whose first step is takeCaller: each request handed over with its caller. */
-export function inProcessEntry(
-  app: Express,
-  callers: WeakMap<IncomingMessage, VerifiedCaller>,
-): InProcessEntry {
-  return (
-    req: IncomingMessage,
-    res: ServerResponse,
-    caller: VerifiedCaller,
-    next: (error?: unknown) => void,
-  ) => {
-    callers.set(req, caller);
+export function inProcessEntry(app: Express, handovers: WeakMap<IncomingMessage, Handover>): InProcessEntry {
+  return (req: IncomingMessage, res: ServerResponse, handover: Handover, next: (error?: unknown) => void) => {
+    handovers.set(req, handover);
     // The gateway's steps keep their state on res.locals as the proxy's do, under the same names
     // (route, identity) with other shapes. The proxy starts on a fresh one (express keeps a
     // locals object it finds: application.js' handle); the gateway's steps hold their own object.
@@ -39,16 +31,18 @@ export function inProcessEntry(
   };
 }
 
-/** The first step of the in-process app: the gateway's caller becomes this request's identity. */
-export function takeCaller(
-  callers: WeakMap<IncomingMessage, VerifiedCaller>,
-  publicUrl: string,
-): RequestHandler {
+/**
+ * The first step of the in-process app: the gateway's caller becomes this request's identity, and
+ * its report function where the facts of the call go (report-call.ts).
+ */
+export function takeCaller(handovers: WeakMap<IncomingMessage, Handover>, publicUrl: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const caller = callers.get(req);
-    if (caller === undefined)
+    const handover = handovers.get(req);
+    if (handover === undefined)
       return next(new Error('a request reached the in-process entry without a caller'));
+    const { caller } = handover;
     const current = state(res);
+    current.report = handover.report;
     current.requestId = caller.requestId;
     current.startedAt = caller.startedAt;
     current.clientAddress = caller.clientAddress;
