@@ -117,6 +117,13 @@ describe('the call report for the gateway’s audit row (docs/adr/0069)', () => 
       expect(text).not.toContain(secret);
   });
 
+  test('a path longer than the audit detail takes: cut at 500 characters, so the row is still written', async () => {
+    const long = `/api/v1/services/github/${'a'.repeat(700)}`;
+    const answer = await call(long, `req-${randomUUID()}`);
+    expect(answer.status).toBe(201);
+    expect(reportOf(answer).upstream?.path).toBe(`/gh/${'a'.repeat(700)}`.slice(0, 500));
+  });
+
   test('a connected service that cannot be reached: no status, and the code', async () => {
     const answer = await call('/api/v1/services/notion/pages/1', `req-${randomUUID()}`);
     expect(answer.status).toBe(502);

@@ -21,11 +21,19 @@ export function reportInAnswer(_req: Request, res: Response, next: NextFunction)
   next();
 }
 
+/** The contract's (and the audit detail's) limit on the path. */
+const PATH_MAX = 500;
+
 /** A call forwarded upstream, answered or not. */
 export function forwardedCall(call: ForwardedCall): ProxiedCall {
   return {
     service: call.service,
-    upstream: { host: call.host, path: call.path, status: call.status, latencyMs: call.latencyMs },
+    upstream: {
+      host: call.host,
+      path: call.path.slice(0, PATH_MAX),
+      status: call.status,
+      latencyMs: call.latencyMs,
+    },
     reason: call.reason,
   };
 }
