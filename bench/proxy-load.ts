@@ -95,20 +95,22 @@ export async function proxiedSubject(baselineServer: string): Promise<ProxiedSub
 }
 
 /**
- * The audit rows of the proxied calls in the stack's log: the gateway's request events answered
- * 200 and the proxy's `proxy.call` action events with the upstream's 200.
+ * The audit rows of the proxied calls in the stack's log: one per call (docs/adr/0069), the
+ * gateway's request row answered 200 that names the service and the upstream's 200 (`calls`);
+ * and any `proxy.call` action row (`separate`), which a proxied call no longer has.
  */
-export async function proxiedAuditRows(stack: StackProcess): Promise<{ requests: number; calls: number }> {
+export async function proxiedAuditRows(stack: StackProcess): Promise<{ calls: number; separate: number }> {
   const { databaseUrl } = JSON.parse(await readFile(join(stack.dataDir, 'stack.json'), 'utf8')) as {
     databaseUrl: string;
   };
   const db = createPrismaClient(PrismaClient, { databaseUrl, schema: auditDatabase.schema });
   try {
-    const [row] = await db.$queryRaw<{ requests: bigint; calls: bigint }[]>`
-      SELECT count(*) FILTER (WHERE kind = 'request' AND method = 'GET' AND path = ${PROXIED_PATH}) AS requests,
-             count(*) FILTER (WHERE kind = 'action' AND action = 'proxy.call') AS calls
+    const [row] = await db.$queryRaw<{ calls: bigint; separate: bigint }[]>`
+      SELECT count(*) FILTER (WHERE kind = 'request' AND method = 'GET' AND path = ${PROXIED_PATH}
+                                AND target = 'github' AND detail->>'upstreamStatus' = '200') AS calls,
+             count(*) FILTER (WHERE kind = 'action' AND action = 'proxy.call') AS separate
         FROM audit.records WHERE status = 200`;
-    return { requests: Number(row?.requests ?? 0), calls: Number(row?.calls ?? 0) };
+    return { calls: Number(row?.calls ?? 0), separate: Number(row?.separate ?? 0) };
   } finally {
     await db.$disconnect();
   }

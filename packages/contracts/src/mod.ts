@@ -201,6 +201,8 @@ export {
   GATEWAY_PROOF_HEADER,
   HandshakeDecidedEvent,
   MessageHeaders,
+  PROXY_CALL_HEADER,
+  ProxiedCall,
   RequestAuditEvent,
   requestIdFor,
   TokenRevokedEvent,

@@ -167,8 +167,11 @@ export type {
   BearerIdentity,
   BearerIntrospector,
   ErrorHandlerOptions,
+  Handover,
+  InProcessEntry,
   ResourceState,
   RouteLookupOptions,
+  VerifiedCaller,
 } from './http/mod.ts';
 export {
   authenticate,

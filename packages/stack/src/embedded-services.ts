@@ -8,14 +8,14 @@
  * others introspect at it); the brain before the gateway, so its first requests find the brain's
  * subjects answered; the trigger service after the brain (its scheduler asks brain.prompt.run)
  * and before the gateway, which dispatches its routes; the proxy on its own loopback port before
- * the gateway, which forwards /api/v1/services/* to it. In embedded mode the proxy and the
+ * the gateway, which hands /api/v1/services/* to it in process (docs/adr/0069). In embedded mode the proxy and the
  * gateway introspect as the one resource-server client of INTROSPECTION_CLIENTS, and verify
  * tokens with the auth service's TOKEN_TAG_KEYS.
  */
 import { auditService } from '@pag/audit';
 import { authService } from '@pag/auth';
 import { brainService } from '@pag/brain';
-import { gatewayService } from '@pag/gateway';
+import { gatewayService, startGateway } from '@pag/gateway';
 import type {
   AnyServiceDefinition,
   Bus,
@@ -25,6 +25,7 @@ import type {
   Metrics,
   RunningService,
   ServiceDefinition,
+  ServiceDeps,
   ServiceProcessConfig,
 } from '@pag/kit';
 import { createLogger } from '@pag/kit';
@@ -60,6 +61,11 @@ export interface EmbeddedService<
   readonly definition: ServiceDefinition<S, C, R>;
   defaults?(facts: StackFacts): Env;
   overrides(facts: StackFacts, wiring: StackWiring): ConfigOverrides<S>;
+  /**
+   * How it starts when it takes more than its definition's deps from the services started before
+   * it (typed by its own start function); unset: the definition's start.
+   */
+  start?(deps: ServiceDeps<C>, wiring: StackWiring): Promise<R>;
 }
 
 /** Checks each entry's overrides against its own definition's keys. */
@@ -118,11 +124,15 @@ export const EMBEDDED_SERVICES: readonly EmbeddedService<any, any, any>[] = [
       PUBLIC_URL: facts.publicUrl,
       DATABASE_URL: facts.databaseUrl,
       AUTH_URL: wiring.started(authService).url,
+      // Still set: the proxy's listener stays up for the separate-process shape's checks and
+      // operators; the gateway hands the calls over in process (start, below).
       PROXY_URL: wiring.started(proxyService).url,
       INTROSPECTION_CLIENT_ID: facts.secrets.introspectionClientId,
       INTROSPECTION_CLIENT_SECRET: facts.secrets.introspectionClientSecret,
       TOKEN_TAG_KEYS: wiring.configOf(authService).tokenTagKeys,
     }),
+    // /api/v1/services/* goes to the proxy by a function call, not over loopback (docs/adr/0069).
+    start: (deps, wiring) => startGateway({ ...deps, proxy: wiring.started(proxyService).inProcess }),
   }),
 ];
 
@@ -145,12 +155,13 @@ export class StackWiring {
     const env = { ...service.defaults?.(this.#facts), ...this.#facts.env };
     const config = definition.config.parse(env, service.overrides(this.#facts, this));
     this.#configs.set(definition, config);
-    const running = await definition.start({
+    const deps = {
       config,
       bus: shared.bus,
       logger: createLogger({ service: definition.name, level: shared.logLevel }),
       metrics: shared.metrics,
-    });
+    };
+    const running = await (service.start?.(deps, this) ?? definition.start(deps));
     this.#running.set(definition, running);
     return running;
   }

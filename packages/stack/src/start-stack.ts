@@ -13,7 +13,14 @@ import { AUDIT_LOGIN_ROLE, ensureAuditLogin } from '@pag/audit';
 import { authService } from '@pag/auth';
 import { AuditStream } from '@pag/contracts';
 import { gatewayService } from '@pag/gateway';
-import type { Env, Logger } from '@pag/kit';
+import type {
+  Env,
+  EnvShape,
+  Logger,
+  RunningService,
+  ServiceDefinition,
+  ServiceProcessConfig,
+} from '@pag/kit';
 import {
   announcePresence,
   createBus,
@@ -33,6 +40,8 @@ export interface RunningStack extends AsyncDisposable {
   readonly publicUrl: string;
   readonly databaseUrl: string;
   readonly logger: Logger;
+  /** A service of the stack as it runs (typed by its definition), e.g. for tests that look inside. */
+  started<R extends RunningService>(definition: ServiceDefinition<EnvShape, ServiceProcessConfig, R>): R;
   close(): Promise<void>;
 }
 
@@ -111,7 +120,14 @@ export async function startStack(env: Env): Promise<RunningStack> {
       databaseUrl,
     });
     const close = () => shutdown.run('close');
-    return { publicUrl: gateway.publicUrl, databaseUrl, logger, close, [Symbol.asyncDispose]: close };
+    return {
+      publicUrl: gateway.publicUrl,
+      databaseUrl,
+      logger,
+      started: (definition) => wiring.started(definition),
+      close,
+      [Symbol.asyncDispose]: close,
+    };
   } catch (error) {
     await shutdown.run('start-up failed');
     throw error;

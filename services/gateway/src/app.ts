@@ -2,8 +2,8 @@
  * The gateway's express app: one visible pipeline of small steps, each in its own module.
  *
  *   request id → metrics → security headers → audit (one event per request, acknowledged before
- *   the answer) → auth service's paths (forwarded) → route lookup → body → validation →
- *   authentication (rejected tokens budgeted per address) → plan → scope → usage count and
+ *   the answer) → request target a path (origin-form) → auth service's paths (forwarded) →
+ *   route lookup → body → validation → authentication (rejected tokens budgeted per address) → plan → scope → usage count and
  *   limits → dispatch → error handler
  *
  * The MCP endpoint (mcp/mcp-endpoint.ts) is a route like the others, and each of its tool calls is
@@ -14,7 +14,7 @@
  * are the gateway's own, in src/pipeline/.
  */
 import type { AppError } from '@pag/contracts';
-import type { Bus, Logger, Metrics, ServiceDirectory } from '@pag/kit';
+import type { Bus, InProcessEntry, Logger, Metrics, ServiceDirectory } from '@pag/kit';
 import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup } from '@pag/kit';
 import type { Express, RequestHandler, Response } from 'express';
 import express from 'express';
@@ -28,7 +28,9 @@ import { countUsage } from './pipeline/count-usage.ts';
 import { dispatch } from './pipeline/dispatch.ts';
 import { forwardAuth } from './pipeline/forward-auth.ts';
 import { forwardProxy } from './pipeline/forward-proxy.ts';
+import { handToProxy } from './pipeline/hand-to-proxy.ts';
 import { jsonBody } from './pipeline/json-body.ts';
+import { originForm } from './pipeline/origin-form.ts';
 import { routeHeaders, securityHeaders } from './pipeline/security-headers.ts';
 import { state } from './pipeline/state.ts';
 import { validateBody } from './pipeline/validate-body.ts';
@@ -50,6 +52,11 @@ export interface AppDeps {
   directory: ServiceDirectory;
   /** Where authenticated requests are counted; undefined without a database (they answer 503). */
   charger?: UsageCharger;
+  /**
+   * The proxy's in-process entry when it runs in this process (the embedded stack): its routes are
+   * handed to it instead of forwarded to PROXY_URL (pipeline/hand-to-proxy.ts, docs/adr/0069).
+   */
+  proxy?: InProcessEntry;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -68,6 +75,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(observe(deps.metrics, 'gateway', metricRoute));
   app.use(securityHeaders(config.publicUrl));
   app.use(audit({ bus: deps.bus, logger: deps.logger }));
+  app.use(originForm);
   app.use(
     forwardAuth({
       publicUrl: config.publicUrl,
@@ -107,7 +115,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   const forward = new Map<string, RequestHandler>();
-  if (config.proxyUrl !== undefined) {
+  if (deps.proxy !== undefined) {
+    forward.set('proxy', handToProxy(deps.proxy));
+  } else if (config.proxyUrl !== undefined) {
     const { publicUrl, proxyUrl, dispatchTimeoutMs: timeoutMs, gatewaySecret } = config;
     if (gatewaySecret === undefined) throw new Error('GATEWAY_SECRET is required with PROXY_URL');
     forward.set(

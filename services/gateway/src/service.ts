@@ -9,7 +9,7 @@
 
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { ServiceDeps, Subscription } from '@pag/kit';
+import type { InProcessEntry, ServiceDeps, Subscription } from '@pag/kit';
 import {
   closeServer,
   createPrismaClient,
@@ -33,6 +33,11 @@ import { UsageStore } from './store/usage-store.ts';
 export interface GatewayDeps extends ServiceDeps<GatewayConfig> {
   /** The clock of the rejected-token budget (tests move it); default: the system clock. */
   now?: () => Date;
+  /**
+   * The proxy's in-process entry, when the proxy runs in this process (the embedded stack passes
+   * it): /api/v1/services/* is handed to it instead of forwarded to PROXY_URL (docs/adr/0069).
+   */
+  proxy?: InProcessEntry;
 }
 
 export interface RunningGateway extends AsyncDisposable {
@@ -130,6 +135,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     charger,
     authFailures,
     directory,
+    proxy: deps.proxy,
   });
   server.on('request', app);
   logger.info(

@@ -2,14 +2,15 @@
  * The proxy service as a unit that main.ts and the embedded stack both start with their own bus,
  * logger and metrics: the database client, the vault, the introspection client (evicted by
  * revocation events on the bus), the bus answers (ProxySubjects) and the HTTP listener the
- * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which).
+ * gateway forwards /api/v1/services/* to (PORT=0 picks a free port; `url` says which), and the
+ * same calls' in-process entry for a gateway in this process (`inProcess`, docs/adr/0069).
  * close() finishes in-flight calls (HTTP, then the bus's) and their audit events' publishes, then
  * stops the introspection client and the credential cache's listener, writes the last_used_at times
  * still batched and waits for them, and disconnects the database, in that order.
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import type { NotificationListener, ServiceDeps, Subscription } from '@pag/kit';
+import type { InProcessEntry, NotificationListener, ServiceDeps, Subscription } from '@pag/kit';
 import {
   closeServer,
   closeSubscriptions,
@@ -28,7 +29,8 @@ import { ConnectorRegistry } from './connectors/registry.ts';
 import { proxyDatabase } from './database.ts';
 import { proxyEndpoints } from './endpoints.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { createProxyApp } from './http/app.ts';
+import type { ProxyApps } from './http/app.ts';
+import { createProxyApps } from './http/app.ts';
 import { ConnectStore } from './store/connect-store.ts';
 import { followCredentialChanges } from './store/credential-changes.ts';
 import { ServiceListCache } from './store/service-list-cache.ts';
@@ -47,6 +49,11 @@ export interface RunningProxy extends AsyncDisposable {
    * rows behind its back wait on it until the change has been heard.
    */
   readonly credentials: CredentialCache;
+  /**
+   * The same calls without the HTTP hop, for a gateway in this process (the embedded stack): the
+   * request with the caller the gateway verified (http/in-process.ts, docs/adr/0069).
+   */
+  readonly inProcess: InProcessEntry;
   close(): Promise<void>;
 }
 
@@ -90,6 +97,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
   let introspection: IntrospectionClient | undefined;
   let subscriptions: Subscription[] = [];
   let port: number;
+  let apps: ProxyApps;
   try {
     changes = await followCredentialChanges({
       databaseUrl: config.databaseUrl,
@@ -129,7 +137,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       },
       proxyEndpoints,
     );
-    const app = createProxyApp({
+    apps = createProxyApps({
       publicUrl: config.publicUrl,
       gatewaySecret: config.gatewaySecret,
       introspector: introspection,
@@ -143,9 +151,8 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
       maxResponseBytes: config.maxResponseBytes,
       logger,
       metrics,
-      audit,
     });
-    server.on('request', app);
+    server.on('request', apps.http);
     port = await listen(server, config.port, config.host);
   } catch (error) {
     await closeSubscriptions(subscriptions);
@@ -169,5 +176,13 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     await store.close();
     await prisma.$disconnect();
   };
-  return { url, port, server, credentials, close, [Symbol.asyncDispose]: close };
+  return {
+    url,
+    port,
+    server,
+    credentials,
+    inProcess: apps.inProcess,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -1,19 +1,28 @@
 /**
- * Every call forwarded to a connected service yields one `proxy.call` event on the AUDIT stream
- * (docs/adr/0041): the agent as actor, the owner, the service, method, host and path without the
- * query string, the upstream status or the failure's code, the latency; nothing secret (the
- * vault credential, the caller's token, cookies, the query string, bodies). A call refused before
- * it is forwarded yields none (the gateway's request event covers it).
+ * A call that comes over HTTP (from the gateway) is audited in one row, the gateway's
+ * (docs/adr/0069): the proxy tells it what became of the call in its answer's PROXY_CALL_HEADER,
+ * before the answer starts: the service, the host and path called upstream without the query
+ * string, the upstream status (null without an answer), the latency, the code of a refusal or
+ * failure; nothing secret (the vault credential, the caller's token, cookies, the query string,
+ * bodies). A connected service cannot forge it. Such a call has no `proxy.call` event of its
+ * own any more; the brain's calls (proxy.calls.forward, call-forward.test.ts) still do.
  */
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ActionAuditEvent } from '@pag/contracts';
-import { ActionAuditEvent as ActionAuditEventSchema, AuditStream } from '@pag/contracts';
-import { gatewayHeaders } from '@pag/kit/testing';
+import type { ActionAuditEvent, ProxiedCall } from '@pag/contracts';
+import {
+  ActionAuditEvent as ActionAuditEventSchema,
+  AuditStream,
+  MessageHeaders,
+  PROXY_CALL_HEADER,
+  ProxiedCall as ProxiedCallSchema,
+  ProxyEndpoints,
+} from '@pag/contracts';
+import { requestEndpoint } from '@pag/kit';
 import { FakeUpstream } from './support/fake-upstream.ts';
+import type { Answer } from './support/http-call.ts';
 import { httpCall } from './support/http-call.ts';
 import type { TestProxy } from './support/start-test-proxy.ts';
 import { API_AUDIENCE, startTestProxy } from './support/start-test-proxy.ts';
@@ -74,8 +83,15 @@ const call = (path: string, requestId: string, headers: Record<string, string> =
     headers: { authorization: `Bearer ${TOKEN}`, 'x-request-id': requestId, ...headers },
   });
 
-describe('proxy.call', () => {
-  test('a forwarded call: the agent, the owner, the service, status and latency, nothing secret', async () => {
+/** The proxy's account of the call in its answer (what the gateway takes off for its audit row). */
+function reportOf(answer: Answer): ProxiedCall {
+  const header = answer.headers[PROXY_CALL_HEADER];
+  expect(typeof header).toBe('string');
+  return ProxiedCallSchema.parse(JSON.parse(String(header)));
+}
+
+describe('the call report for the gateway’s audit row (docs/adr/0069)', () => {
+  test('a forwarded call: the service, host, path without the query, status and latency, nothing secret', async () => {
     const requestId = `req-${randomUUID()}`;
     const answer = await call(
       '/api/v1/services/github/repos/octo/hello?access=token-in-query&q=private',
@@ -85,78 +101,73 @@ describe('proxy.call', () => {
       },
     );
     expect(answer.status).toBe(201);
-    const event = await eventOf(requestId);
-    expect(event).toMatchObject({
-      kind: 'action',
-      source: 'proxy',
-      requestId,
-      accountId: owner,
-      clientId: 'agent-client',
-      agentId: AGENT_ID,
-      actor: { type: 'agent', id: AGENT_ID },
-      action: 'proxy.call',
-      target: 'github',
-      status: 201,
-      decision: 'allowed',
+    const report = reportOf(answer);
+    expect(report).toEqual({
+      service: 'github',
+      upstream: {
+        host: new URL(upstream.url).host,
+        path: '/gh/repos/octo/hello',
+        status: 201,
+        latencyMs: expect.any(Number),
+      },
       reason: null,
-      detail: { method: 'GET', host: new URL(upstream.url).host, path: '/gh/repos/octo/hello' },
     });
-    expect(event.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(events.find((item) => item.event.requestId === requestId)?.subject).toBe('audit.events.proxy');
-    const text = JSON.stringify(event);
+    const text = String(answer.headers[PROXY_CALL_HEADER]);
     for (const secret of [SECRET, TOKEN, 'owner-cookie', 'token-in-query', 'private'])
       expect(text).not.toContain(secret);
   });
 
-  test('a connected service that cannot be reached: no status, decision error and the code', async () => {
-    const requestId = `req-${randomUUID()}`;
-    const answer = await call('/api/v1/services/notion/pages/1', requestId);
+  test('a path longer than the audit detail takes: cut at 500 characters, so the row is still written', async () => {
+    const long = `/api/v1/services/github/${'a'.repeat(700)}`;
+    const answer = await call(long, `req-${randomUUID()}`);
+    expect(answer.status).toBe(201);
+    expect(reportOf(answer).upstream?.path).toBe(`/gh/${'a'.repeat(700)}`.slice(0, 500));
+  });
+
+  test('a connected service that cannot be reached: no status, and the code', async () => {
+    const answer = await call('/api/v1/services/notion/pages/1', `req-${randomUUID()}`);
     expect(answer.status).toBe(502);
-    expect(await eventOf(requestId)).toMatchObject({
-      action: 'proxy.call',
-      target: 'notion',
-      status: null,
-      decision: 'error',
+    expect(reportOf(answer)).toMatchObject({
+      service: 'notion',
+      upstream: { path: '/pages/1', status: null },
       reason: 'UPSTREAM_ERROR',
-      detail: { method: 'GET', path: '/pages/1' },
     });
   });
 
-  test('a caller that goes away before the service answered: error, CLIENT_CLOSED_REQUEST', async () => {
-    const requestId = `req-${randomUUID()}`;
-    const path = '/api/v1/services/github/upload';
-    const req = request(`${stack.proxy.url}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        'x-request-id': requestId,
-        'transfer-encoding': 'chunked',
-        ...gatewayHeaders('POST', path, { requestId }),
+  test('a call refused before it was forwarded: the service and the refusal, no upstream', async () => {
+    const answer = await call('/api/v1/services/figma/me', `req-${randomUUID()}`);
+    expect(answer.status).toBe(409);
+    expect(reportOf(answer)).toEqual({ service: 'figma', upstream: null, reason: 'SERVICE_NOT_CONNECTED' });
+  });
+
+  test('a connected service cannot forge the report: its own pag- headers are dropped', async () => {
+    const answer = await call('/api/v1/services/github/forged-report', `req-${randomUUID()}`);
+    expect(answer.status).toBe(200);
+    expect(reportOf(answer)).toMatchObject({ service: 'github', upstream: { status: 200 }, reason: null });
+    expect(answer.headers['pag-account-id']).toBeUndefined();
+  });
+
+  test('no proxy.call event for a call that came over HTTP: the gateway’s row holds it', async () => {
+    const overHttp = `req-${randomUUID()}`;
+    expect((await call('/api/v1/services/github/user', overHttp)).status).toBe(201);
+    // A call of the brain's (proxy.calls.forward) still has its event; the stream delivers in
+    // order, so once it is here an event of the HTTP call before it would be too.
+    const byBrain = `req-${randomUUID()}`;
+    await requestEndpoint(
+      stack.bus,
+      ProxyEndpoints.callForward,
+      {
+        accountId: owner,
+        agentId: AGENT_ID,
+        clientId: 'agent-client',
+        scopes: ['services:github:read'],
+        service: 'github',
+        method: 'GET',
+        path: 'user',
       },
-    });
-    req.on('error', () => {});
-    req.write(Buffer.alloc(1024, 1));
-    // The service has the first chunk and waits for the rest; the caller leaves.
-    await upstream.firstChunk.promise;
-    req.destroy();
-    expect(await eventOf(requestId)).toMatchObject({
-      target: 'github',
-      status: null,
-      decision: 'error',
-      reason: 'CLIENT_CLOSED_REQUEST',
-      detail: { method: 'POST', path: '/gh/upload' },
-    });
-  });
-
-  test('one event per forwarded call, none for a call refused before it was forwarded', async () => {
-    const refused = `req-${randomUUID()}`;
-    const unknown = await call('/api/v1/services/figma/me', refused);
-    expect(unknown.status).toBe(409);
-    const forwarded = `req-${randomUUID()}`;
-    expect((await call('/api/v1/services/github/user', forwarded)).status).toBe(201);
-    // The stream delivers in order: by the time the second call's event is here, the first's would be.
-    await eventOf(forwarded);
-    expect(events.filter((item) => item.event.requestId === refused)).toEqual([]);
-    expect(events.filter((item) => item.event.requestId === forwarded)).toHaveLength(1);
+      { timeoutMs: 10_000, headers: { [MessageHeaders.requestId]: byBrain } },
+    );
+    expect(await eventOf(byBrain)).toMatchObject({ action: 'proxy.call', target: 'github', status: 201 });
+    expect(events.filter((item) => item.event.requestId === overHttp)).toEqual([]);
   });
 });

@@ -28,6 +28,14 @@ export const MessageHeaders = {
  */
 export const GATEWAY_PROOF_HEADER = 'pag-gateway-proof';
 
+/**
+ * The answer header by which the proxy service tells the gateway what became of a call it
+ * handled (ProxiedCall), for the gateway's one audit row of it (docs/adr/0069). The gateway takes
+ * it off every answer it forwards from the proxy; the proxy drops such headers from what a
+ * connected service answers. Handed over in process, the same facts travel as an object.
+ */
+export const PROXY_CALL_HEADER = 'pag-proxy-call';
+
 /** A request id taken from a caller: a short token of safe characters (it lands in logs and headers). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -82,6 +90,12 @@ const auditCommon = {
   reason: z.string().max(200).nullable().describe('The error code when denied or failed.'),
 };
 
+/** A small map of facts about an action: never a secret, a token, a body or a query string. */
+export const AuditDetail = z
+  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.int(), z.boolean(), z.null()]))
+  .refine((detail) => Object.keys(detail).length <= 16, { message: 'At most 16 entries.' });
+export type AuditDetail = z.infer<typeof AuditDetail>;
+
 /** One request that reached the gateway (source `gateway`): every answer it gave. */
 export const RequestAuditEvent = z.object({
   kind: z.literal('request'),
@@ -102,14 +116,32 @@ export const RequestAuditEvent = z.object({
     .min(0)
     .nullable()
     .describe('Response body bytes; null for a streamed answer without Content-Length.'),
+  target: z.string().max(200).optional().describe('A proxied call: the connected service (docs/adr/0069).'),
+  detail: AuditDetail.optional().describe(
+    'A proxied call: upstreamHost, upstreamPath, upstreamStatus, upstreamLatencyUs.',
+  ),
 });
 export type RequestAuditEvent = z.infer<typeof RequestAuditEvent>;
 
-/** A small map of facts about an action: never a secret, a token, a body or a query string. */
-export const AuditDetail = z
-  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.int(), z.boolean(), z.null()]))
-  .refine((detail) => Object.keys(detail).length <= 16, { message: 'At most 16 entries.' });
-export type AuditDetail = z.infer<typeof AuditDetail>;
+/**
+ * A call to a connected service as the proxy handled it: the service, and the call made upstream
+ * (host and path without the query string, the service's status or null when it gave none, the
+ * time until its answer's head) or null when the proxy refused it first; the error code of a
+ * refusal or failure. Never a credential, a token, a header, a query string or a body.
+ */
+export const ProxiedCall = z.object({
+  service: z.string().max(100).nullable().describe('The connector named in the path; null: none matched.'),
+  upstream: z
+    .object({
+      host: z.string().max(255),
+      path: z.string().max(500),
+      status: z.int().min(100).max(599).nullable(),
+      latencyMs: z.number().min(0),
+    })
+    .nullable(),
+  reason: z.string().max(200).nullable(),
+});
+export type ProxiedCall = z.infer<typeof ProxiedCall>;
 
 /**
  * Something a service did on the owner's behalf, or a decision of the owner or the operator:

@@ -13,6 +13,7 @@ export type { ErrorHandlerOptions } from './error-handler.ts';
 export { errorHandler, toAppError } from './error-handler.ts';
 export { FORWARDING_OPTIONS } from './forwarding.ts';
 export { gatewayOnly } from './gateway-only.ts';
+export type { Handover, InProcessEntry, VerifiedCaller } from './in-process.ts';
 export { koaErrorHandler } from './koa-errors.ts';
 export { observe, recordDuration } from './observe.ts';
 export { requestId } from './request-id.ts';

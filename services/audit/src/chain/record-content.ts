@@ -41,7 +41,8 @@ export function recordContent(event: AuditEvent, recordedAt: Date): ChainContent
       actorType: null,
       actorId: null,
       action: REQUEST_ACTION,
-      target: null,
+      // A proxied call's service and what the proxy did upstream (docs/adr/0069); else none.
+      target: event.target ?? null,
       clientAddress: event.clientAddress,
       method: event.method,
       path: event.path,
@@ -49,7 +50,7 @@ export function recordContent(event: AuditEvent, recordedAt: Date): ChainContent
       latencyMs: storedLatency(event.latencyMs),
       bytesIn: event.bytesIn,
       bytesOut: event.bytesOut,
-      detail: {},
+      detail: event.detail ?? {},
     };
   }
   return {

@@ -12,10 +12,16 @@
  * request is logged with its id. A bus already known to be down refuses before the request runs.
  * A client that goes away before any answer is recorded with status 499.
  *
+ * A call dispatched to the proxy is one row, this one (docs/adr/0069): the proxy tells what it
+ * did before its answer starts (recordProxiedCall: over HTTP in its answer's header, in process by
+ * a call), and the event names the service (`target`) and the upstream host, path, status and
+ * latency (`detail`), and takes the proxy's refusal code as its reason.
+ *
  * Never in the event: the token, the query string, headers, bodies.
  */
 import { randomUUID } from 'node:crypto';
-import type { RequestAuditEvent } from '@pag/contracts';
+import type { ServerResponse } from 'node:http';
+import type { ProxiedCall, RequestAuditEvent } from '@pag/contracts';
 import { AppError, AuditStream, auditSubject, toErrorBody } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -39,6 +45,18 @@ export function recordAuditReason(res: Response, code: string): void {
   reasons.set(res, code);
 }
 
+/** What the proxy did with a request the gateway dispatched to it (docs/adr/0069). */
+const proxiedCalls = new WeakMap<ServerResponse, ProxiedCall>();
+
+/**
+ * The proxy's account of a call, told before its answer starts (over HTTP in its answer's
+ * header, in process by a call): the request's one audit event carries it, so a proxied call is
+ * one row with the service, the upstream host, path, status and time, and the refusal's code.
+ */
+export function recordProxiedCall(res: ServerResponse, call: ProxiedCall): void {
+  proxiedCalls.set(res, call);
+}
+
 export interface AuditOptions {
   bus: Bus;
   logger: Logger;
@@ -53,7 +71,9 @@ export function audit(options: AuditOptions): RequestHandler {
     const arrivedAt = Date.now();
     const path = req.path;
     const bytesIn = requestBytes(req);
-    const { requestId } = state(res);
+    // Held from here: a later step may give res.locals to another pipeline (hand-to-proxy.ts).
+    const pipeline = state(res);
+    const { requestId } = pipeline;
     if (!bus.isReady()) {
       logger.error({ requestId }, 'audit stream unreachable: request refused unrecorded');
       res.status(503).json(toErrorBody(unrecorded(), requestId));
@@ -61,7 +81,7 @@ export function audit(options: AuditOptions): RequestHandler {
     }
 
     const record = (status: number, bytesOut: number | null, reason: string | null): RequestAuditEvent => {
-      const { identity, startedAt, clientAddress } = state(res);
+      const { identity, startedAt, clientAddress } = pipeline;
       return {
         kind: 'request',
         eventId: randomUUID(),
@@ -78,6 +98,7 @@ export function audit(options: AuditOptions): RequestHandler {
         status,
         decision: status < 400 ? 'allowed' : status < 500 ? 'denied' : 'error',
         reason,
+        ...proxiedFacts(proxiedCalls.get(res)),
         latencyMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
         bytesIn: bytesIn(),
         bytesOut,
@@ -88,7 +109,8 @@ export function audit(options: AuditOptions): RequestHandler {
 
     const gate = new AuditGate(res, () => {
       const { status, bytesOut } = gate.answer();
-      const event = record(status, bytesOut, status >= 400 ? (reasons.get(res) ?? null) : null);
+      const reason = reasons.get(res) ?? proxiedCalls.get(res)?.reason ?? null;
+      const event = record(status, bytesOut, status >= 400 ? reason : null);
       publish(event).then(
         () => gate.release(),
         (error: unknown) => {
@@ -105,6 +127,22 @@ export function audit(options: AuditOptions): RequestHandler {
       });
     });
     next();
+  };
+}
+
+/** A proxied call's service as the target, and what was called upstream as the detail. */
+function proxiedFacts(call: ProxiedCall | undefined): Pick<RequestAuditEvent, 'target' | 'detail'> {
+  if (call === undefined || call.service === null) return {};
+  const { upstream } = call;
+  if (upstream === null) return { target: call.service, detail: {} };
+  return {
+    target: call.service,
+    detail: {
+      upstreamHost: upstream.host,
+      upstreamPath: upstream.path,
+      upstreamStatus: upstream.status,
+      upstreamLatencyUs: Math.round(upstream.latencyMs * 1000),
+    },
   };
 }
 

@@ -10,10 +10,14 @@
  * `X-Forwarded-*`, `Forwarded` and `X-Real-IP` are dropped, then the gateway sets the identity
  * headers from introspection and X-Forwarded-For/Proto/Host from the socket and PUBLIC_URL.
  * Upstream failures become the error body: 503 when the proxy cannot be reached, 504 when it is
- * slower than the dispatch timeout to start its answer, 502 when it breaks off.
+ * slower than the dispatch timeout to start its answer, 502 when it breaks off. The proxy's
+ * account of the call comes back in its answer's PROXY_CALL_HEADER, for the audit row.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROXY_CALL_HEADER, ProxiedCall } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { recordProxiedCall } from './audit.ts';
 import { IDENTITY_HEADER_NAMES, identityHeaders } from './identity-headers.ts';
 import { state } from './state.ts';
 import { upstreamProxy } from './upstream-proxy.ts';
@@ -40,6 +44,7 @@ export function forwardProxy(options: ForwardProxyOptions): RequestHandler {
     timeoutMs: options.timeoutMs,
     gatewaySecret: options.gatewaySecret,
     logger: options.logger,
+    onAnswer: (answer, res) => takeCallReport(answer, res, options.logger),
   });
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -60,4 +65,27 @@ export function forwardProxy(options: ForwardProxyOptions): RequestHandler {
 /** Headers only the gateway may state: ours by name, and anything in our `pag-` namespace. */
 function isIdentityHeader(name: string): boolean {
   return IDENTITY_HEADER_NAMES.has(name) || name.startsWith('pag-');
+}
+
+/**
+ * The proxy's account of the call (PROXY_CALL_HEADER), taken off its answer before the head is
+ * copied to the client, for this request's one audit row (audit.ts, docs/adr/0069). Only the
+ * proxy's own answer carries one: it drops such headers from what a connected service answers.
+ */
+function takeCallReport(answer: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  const header = answer.headers[PROXY_CALL_HEADER];
+  delete answer.headers[PROXY_CALL_HEADER];
+  if (typeof header !== 'string') return;
+  const call = parseCallReport(header);
+  if (call === null) return void logger.warn('the proxy answered with an unreadable call report');
+  recordProxiedCall(res, call);
+}
+
+function parseCallReport(header: string): ProxiedCall | null {
+  try {
+    const parsed = ProxiedCall.safeParse(JSON.parse(header));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

@@ -41,6 +41,8 @@ export interface UpstreamProxyOptions {
   /** GATEWAY_SECRET: signs every forwarded request. */
   gatewaySecret: string;
   logger: Logger;
+  /** Reads the service's answer head before it is copied to the client (the proxy's call report). */
+  onAnswer?: (answer: IncomingMessage, res: ServerResponse) => void;
 }
 
 /** Calls the service; failures are answered here, anything else goes to `next`. */
@@ -77,9 +79,10 @@ export function upstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
         proxyReq.destroy();
       });
     },
-    proxyRes: (proxyRes) => {
+    proxyRes: (proxyRes, _req, res) => {
       // The answer has started: from here its pace is the client's business too.
       proxyRes.socket?.setTimeout(0);
+      options.onAnswer?.(proxyRes, res);
       // Connection is hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says
       // nothing about the client's. Passed on (http-proxy copies it), a service's early answer
       // to a body still arriving (e.g. the proxy's 413) would close the client's connection

@@ -1,13 +1,13 @@
 /**
- * One `proxy.call` action event per call forwarded to a connected service (docs/adr/0041): who
- * (the agent), for which owner, which service, the method, host and path called (never the query
- * string, headers, credentials or bodies), the connected service's status (or, when it failed, no
- * status, decision `error` and the error code), and how long it took to answer.
+ * One `proxy.call` action event per call the brain has the proxy make (proxy.calls.forward,
+ * docs/adr/0041): who (the agent), for which owner, which service, the method, host and path
+ * called (never the query string, headers, credentials or bodies), the connected service's status
+ * (or, when it failed, no status, decision `error` and the error code), and how long it took to
+ * answer. A call that comes through the gateway has no event of its own: the gateway's request
+ * row holds these facts, told by the proxy before the answer (http/report-call.ts, docs/adr/0069).
  *
- * The answer is never held for it: the gateway's own event of the same request is stored before
- * the answer leaves the gateway, so an answered call is always in the log; this event adds what
- * only the proxy knows. A publish that fails is logged with the request id. close() waits for the
- * publishes still under way, so a clean shutdown loses none.
+ * The answer is never held for it. A publish that fails is logged with the request id. close()
+ * waits for the publishes still under way, so a clean shutdown loses none.
  */
 import type { AuditDecision } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';

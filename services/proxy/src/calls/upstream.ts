@@ -10,6 +10,9 @@ import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { retryAfterSeconds } from '../domain/retry-after.ts';
 import type { CallAudit, ForwardedCall } from './audit-call.ts';
 
+/** Where a call's record goes: the `proxy.call` event (the brain's calls), or the gateway's row (HTTP, in process). */
+export type CallSink = Pick<CallAudit, 'record'>;
+
 /** The connected service's host and the path called there (for the audit event: no query). */
 export function upstreamTarget(
   connector: ConnectorDefinition,
@@ -118,22 +121,24 @@ export function declaredTooLarge(contentLength: string | undefined, limitBytes: 
 export type CallFacts = Omit<ForwardedCall, 'status' | 'decision' | 'reason' | 'latencyMs'>;
 
 /**
- * The `proxy.call` event of one call, recorded once: with the upstream status when it answered
+ * The record of one call (the `proxy.call` event of the brain's, the gateway's row of an HTTP
+ * one: http/report-call.ts), recorded once: with the upstream status when it answered
  * (the call was made: `allowed`, whatever the status), else with the reason it did not (a body
  * refused for its size is `denied`, any other failure `error`). The latency runs from the call.
  */
 export class CallRecord {
-  readonly #audit: CallAudit;
+  readonly #audit: CallSink;
   #facts: CallFacts | undefined;
   readonly #sentAt = process.hrtime.bigint();
 
-  constructor(audit: CallAudit, facts: CallFacts) {
+  constructor(audit: CallSink, facts: CallFacts) {
     this.#audit = audit;
     this.#facts = facts;
   }
 
-  answered(status: number): void {
-    this.#record(status, null);
+  /** `reason`: the code the answer was replaced with (the service's 429 is UPSTREAM_RATE_LIMITED). */
+  answered(status: number, reason: string | null = null): void {
+    this.#record(status, reason);
   }
 
   failed(reason: string): void {

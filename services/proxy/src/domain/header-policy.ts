@@ -12,7 +12,8 @@
  * Back to the caller, nothing that would speak for the gateway's origin: a third party's cookies,
  * CORS grants, HSTS, Alt-Svc, and the security and cache headers the gateway sets on every answer
  * (a third party's `Cache-Control: public` or its own CSP must not replace the gateway's
- * `no-store` and sandbox policy, which http-proxy would otherwise overwrite).
+ * `no-store` and sandbox policy, which http-proxy would otherwise overwrite), nor anything in our
+ * `pag-` namespace (the proxy's report of the call to the gateway is one: docs/adr/0069).
  */
 import { MessageHeaders } from '@pag/contracts';
 
@@ -56,5 +57,5 @@ export function isCallerOnlyHeader(name: string): boolean {
 /** Whether a connected service's response header is dropped before the answer goes back. */
 export function isOriginScopedHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  return ORIGIN_SCOPED.has(lower) || lower.startsWith('access-control-');
+  return ORIGIN_SCOPED.has(lower) || lower.startsWith('access-control-') || lower.startsWith('pag-');
 }

@@ -1,18 +1,25 @@
 /**
- * The proxy's express app: one visible pipeline of small steps, each in its own module.
+ * The proxy's express apps: one visible pipeline of small steps, each in its own module, behind
+ * two entries (docs/adr/0069): its HTTP listener, where the gateway forwards over the network,
+ * and the embedded stack's in-process handover (in-process.ts), where the gateway's verified
+ * caller replaces the gateway proof and authentication. Everything from the scope on is the same
+ * step instances in both.
  *
- *   request id → metrics → gateway proof (the gateway's signature, else 403) → route lookup (the
- *   contracts' proxy routes only) → authentication (introspection, audience, account) → scope
- *   (read or write as the connector classifies the call) → no method change (override
- *   parameters, a body on GET) → connector and credential → streamed call to the connected
- *   service (one `proxy.call` audit event each, audit-call.ts) → error handler
+ *   request id → report in the answer → metrics → gateway proof (the gateway's signature, else
+ *   403) → route lookup (the contracts' proxy routes only) → authentication (introspection,
+ *   audience, account) → scope (read or write as the connector classifies the call) → no method
+ *   change (override parameters, a body on GET) → connector and credential → streamed call to
+ *   the connected service → error handler; what became of each call is told to the gateway for
+ *   its audit row (report-call.ts)
  *
  * The steps every resource server shares (request id, metrics, gateway proof, route lookup,
  * authentication, scope, error handler) are the kit's (docs/adr/0032-one-resource-server-pipeline.md);
  * the proxy's own are in this folder.
  */
+
+import type { IncomingMessage } from 'node:http';
 import type { RouteDefinition } from '@pag/contracts';
-import type { Logger, Metrics } from '@pag/kit';
+import type { Handover, InProcessEntry, Logger, Metrics } from '@pag/kit';
 import {
   authenticate,
   checkScope,
@@ -24,7 +31,6 @@ import {
 } from '@pag/kit';
 import type { Express, Response } from 'express';
 import express from 'express';
-import type { CallAudit } from '../calls/audit-call.ts';
 import type { CredentialCache } from '../calls/credential-cache.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
@@ -32,9 +38,11 @@ import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
+import { inProcessEntry, takeCaller } from './in-process.ts';
 import type { TokenIntrospector } from './introspector.ts';
 import { proxyIntrospector } from './introspector.ts';
 import { refuseMethodChange } from './refuse-method-change.ts';
+import { reportInAnswer, reportRefusal } from './report-call.ts';
 import { state } from './state.ts';
 
 export interface ProxyAppDeps {
@@ -57,27 +65,23 @@ export interface ProxyAppDeps {
   maxResponseBytes: number;
   logger: Logger;
   metrics: Metrics;
-  /** Where the `proxy.call` audit event of each forwarded call goes. */
-  audit: CallAudit;
 }
 
-export function createProxyApp(deps: ProxyAppDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  // Client addresses come from the socket only.
-  app.set('trust proxy', false);
-  app.set('query parser', 'simple');
+/** The proxy's two entries to one pipeline after authentication (docs/adr/0069). */
+export interface ProxyApps {
+  /** The HTTP listener's app: the gateway's signed requests, each token introspected here. */
+  http: Express;
+  /** The embedded gateway's: the request with the caller it verified, in memory (in-process.ts). */
+  inProcess: InProcessEntry;
+}
 
-  app.use(requestId);
-  app.use(observe(deps.metrics, 'proxy', metricRoute));
-  app.use(gatewayOnly('proxy', deps.gatewaySecret, deps.logger));
-  app.use(routeLookup({ serves: proxyRoute }));
-  app.use(authenticate({ publicUrl: deps.publicUrl, introspector: proxyIntrospector(deps.introspector) }));
-  app.use(checkScope(deps.publicUrl));
-  app.use(refuseMethodChange);
-  app.use(findConnection(deps));
-  app.use(
+export function createProxyApps(deps: ProxyAppDeps): ProxyApps {
+  // One instance of each step after authentication, shared by both entries: one connector
+  // proxy per connector, one set of calls in flight.
+  const call = [
+    checkScope(deps.publicUrl),
+    refuseMethodChange,
+    findConnection(deps),
     forwardUpstream({
       refresher: deps.refresher,
       lastUsed: deps.lastUsed,
@@ -85,10 +89,37 @@ export function createProxyApp(deps: ProxyAppDeps): Express {
       bodyLimitBytes: deps.bodyLimitBytes,
       maxResponseBytes: deps.maxResponseBytes,
       logger: deps.logger,
-      audit: deps.audit,
     }),
-  );
-  app.use(errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl }));
+  ];
+  const failures = errorHandler({ logger: deps.logger, publicUrl: deps.publicUrl, onError: reportRefusal });
+
+  const http = baseApp();
+  http.use(requestId);
+  http.use(reportInAnswer);
+  http.use(observe(deps.metrics, 'proxy', metricRoute));
+  http.use(gatewayOnly('proxy', deps.gatewaySecret, deps.logger));
+  http.use(routeLookup({ serves: proxyRoute }));
+  http.use(authenticate({ publicUrl: deps.publicUrl, introspector: proxyIntrospector(deps.introspector) }));
+  http.use(...call);
+  http.use(failures);
+
+  const handovers = new WeakMap<IncomingMessage, Handover>();
+  const handedOver = baseApp();
+  handedOver.use(takeCaller(handovers, deps.publicUrl));
+  handedOver.use(observe(deps.metrics, 'proxy', metricRoute));
+  handedOver.use(routeLookup({ serves: proxyRoute }));
+  handedOver.use(...call);
+  handedOver.use(failures);
+  return { http, inProcess: inProcessEntry(handedOver, handovers) };
+}
+
+function baseApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Client addresses come from the socket only.
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
   return app;
 }
 

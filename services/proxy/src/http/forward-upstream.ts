@@ -23,9 +23,9 @@
  * complete-looking one.
  *
  * last_used_at is recorded when the call is made (written in batches, calls/last-used.ts), without
- * making the caller wait. Every call
- * forwarded yields one `proxy.call` audit event (calls/upstream.ts' CallRecord): when the answer's head arrives,
- * when the call fails, or when the client goes away before either; the answer never waits for it.
+ * making the caller wait. What became of every call forwarded (calls/upstream.ts' CallRecord) is
+ * told to the gateway for its audit row of the request (report-call.ts, docs/adr/0069) when the
+ * answer's head arrives or the call fails, before anything of the answer is written.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '@pag/contracts';
@@ -35,7 +35,6 @@ import { FORWARDING_OPTIONS } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import type { CallAudit } from '../calls/audit-call.ts';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import {
@@ -51,6 +50,7 @@ import {
 import type { ConnectorDefinition } from '../connectors/catalogue.ts';
 import { isCallerOnlyHeader, isOriginScopedHeader } from '../domain/header-policy.ts';
 import { isOAuthConnector } from '../oauth/provider-client.ts';
+import { forwardedCall } from './report-call.ts';
 import { state } from './state.ts';
 
 export interface ForwardOptions {
@@ -62,7 +62,6 @@ export interface ForwardOptions {
   /** The largest answer passed back (PROXY_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
   logger: Logger;
-  audit: CallAudit;
 }
 
 /** Per request, what the proxy events need and must not put on the request itself. */
@@ -116,15 +115,19 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
       credential: credential.value,
       tokenId: credential.tokenId,
       accountId: identity.accountId,
-      record: new CallRecord(options.audit, {
-        requestId: current.requestId,
-        accountId: identity.accountId,
-        clientId: identity.clientId,
-        agentId: identity.agentId,
-        service: connector.name,
-        method: req.method,
-        ...upstreamTarget(connector, rest),
-      }),
+      // Its facts go to the gateway's audit row of the request (report-call.ts).
+      record: new CallRecord(
+        { record: (forwarded) => current.report?.(forwardedCall(forwarded)) },
+        {
+          requestId: current.requestId,
+          accountId: identity.accountId,
+          clientId: identity.clientId,
+          agentId: identity.agentId,
+          service: connector.name,
+          method: req.method,
+          ...upstreamTarget(connector, rest),
+        },
+      ),
     };
     inFlight.set(req, call);
     res.once('close', () => {
@@ -166,6 +169,10 @@ function connectorProxy(
         for (const name of Object.keys(proxyRes.headers)) {
           if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
         }
+        // Hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says nothing
+        // about the caller's. httpxy copies it otherwise, and handed over in process
+        // (docs/adr/0069) no gateway hop would drop it: a service's `close` would close the client's.
+        delete proxyRes.headers.connection;
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
@@ -173,7 +180,8 @@ function connectorProxy(
           call.record.failed('UPSTREAM_RESPONSE_TOO_LARGE');
           return refuseAnswer(proxyRes, call, upstreamTooLarge(connector, options.maxResponseBytes));
         }
-        call.record.answered(proxyRes.statusCode ?? 0);
+        const status = proxyRes.statusCode ?? 0;
+        call.record.answered(status, status === 429 ? 'UPSTREAM_RATE_LIMITED' : null);
         // The provider refused a token that had not expired: the next call refreshes it. This
         // call's body has streamed away, so it is not repeated; the agent sees the 401 and retries.
         if (proxyRes.statusCode === 401 && isOAuthConnector(connector)) {

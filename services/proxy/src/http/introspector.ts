@@ -19,10 +19,29 @@ export function proxyIntrospector(client: TokenIntrospector): BearerIntrospector
   return {
     check: (token, options) => client.check(token, options),
     identify: (active, accountId) =>
-      AccountId.safeParse(accountId).success
-        ? { accountId, scopes: active.scopes, clientId: active.clientId, agentId: agentIdOf(active) }
-        : null,
+      proxyIdentity({
+        accountId,
+        scopes: active.scopes,
+        clientId: active.clientId,
+        agentId: agentIdOf(active),
+      }),
   };
+}
+
+/**
+ * The caller as the proxy keeps it, whether its token was introspected here or by the embedded
+ * gateway that handed the request over (in-process.ts); null when the account is no account id.
+ */
+export function proxyIdentity(caller: {
+  accountId: string;
+  scopes: readonly string[];
+  clientId: string;
+  agentId: string | null;
+}): ProxyIdentity | null {
+  const { accountId, clientId, agentId } = caller;
+  return AccountId.safeParse(accountId).success
+    ? { accountId, scopes: [...caller.scopes], clientId, agentId }
+    : null;
 }
 
 /**

@@ -3,6 +3,7 @@
  * resource-server state (request id, route and its parameters `service` and `path`, identity) and
  * the proxy's own.
  */
+import type { ProxiedCall } from '@pag/contracts';
 import type { ResourceState } from '@pag/kit';
 import type { Response } from 'express';
 import type { Credential } from '../calls/connection.ts';
@@ -22,6 +23,8 @@ export interface RequestState extends ResourceState<ProxyIdentity> {
   connector?: ConnectorDefinition;
   /** The vault token used, and its decrypted value (sent to the connector's host only). */
   credential?: Credential;
+  /** Where the facts of the call go for the gateway's audit row (report-call.ts). */
+  report?: (call: ProxiedCall) => void;
 }
 
 export function state(res: Response): RequestState {

@@ -81,6 +81,14 @@ export class FakeUpstream implements AsyncDisposable {
       });
       return void res.end(JSON.stringify({ message: 'API rate limit exceeded' }));
     }
+    if (arrival.url.endsWith('/forged-report')) {
+      // Headers of the gateway's namespace, as a hostile service would send them.
+      res.writeHead(200, {
+        'pag-proxy-call': JSON.stringify({ service: 'stripe', upstream: null, reason: null }),
+        'pag-account-id': '00000000-0000-4000-8000-000000000000',
+      });
+      return void res.end('{}');
+    }
     if (arrival.url.endsWith('/redirect')) {
       res.writeHead(302, { location: `${this.url}/elsewhere` });
       return void res.end();
