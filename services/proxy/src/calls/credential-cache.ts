@@ -95,6 +95,11 @@ export class CredentialCache {
     return this.#entries.size;
   }
 
+  /** Whether a credential of the account's `service` is kept (fresh or not yet dropped). */
+  holds(accountId: string, service: string): boolean {
+    return this.#entries.has(keyOf(accountId, service));
+  }
+
   #keep(key: string, credential: Credential): void {
     const expiry = credential.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
     const until = Math.min(this.#now() + this.#ttlMs, expiry);
