@@ -14,5 +14,9 @@ describeSchemaChecks({
     to: 'reason        String',
     reported: 'audit.records.reason: nullable in the database, NOT NULL in the model',
   },
-  migrations: ['20261124060000_audit_init', '20261124070000_audit_append_batch'],
+  migrations: [
+    '20261124060000_audit_init',
+    '20261124070000_audit_append_batch',
+    '20261124220000_audit_append_batch_by_index',
+  ],
 });

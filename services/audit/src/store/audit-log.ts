@@ -74,21 +74,13 @@ export class AuditLog {
 
   /**
    * Events checkAuditEvent passed already (the ingest checks each message once). One statement,
-   * so one round trip: audit.append_batch (migration 20261124070000) takes the append lock, reads
+   * so one round trip: audit.append_batch (migrations 20261124070000 and 20261124220000) takes the append lock, reads
    * the head, skips ids already stored, chains the hashes over the canonical JSON made here, and
    * inserts, in the statement's own transaction. recorded_at is this writer's clock when it sends
    * the batch: within a writer it follows seq; between replicas, only as closely as their clocks.
    */
   async appendChecked(checked: readonly StorableEvent[]): Promise<AppendResult> {
-    const fresh = firstOfEachId(checked);
-    const recordedAt = this.#now();
-    const contents = fresh.map((event) => recordContent(event, recordedAt));
-    const { rows } = await this.#sql.query<{ stored: number; head_seq: string; head_hash: string }>({
-      name: 'audit_append_batch',
-      // head_seq as text: node-postgres gives a bigint as a string anyway, and says so here.
-      text: 'SELECT stored, head_seq::text AS head_seq, head_hash FROM audit.append_batch($1::jsonb, $2::text[])',
-      values: [JSON.stringify(contents.map(columnsOf)), contents.map(canonicalContent)],
-    });
+    const { rows } = await this.#sql.query<AppendBatchRow>(appendBatchStatement(checked, this.#now()));
     const [result] = rows;
     if (result === undefined) throw new Error('audit.append_batch returned no row');
     return {
@@ -102,6 +94,31 @@ export class AuditLog {
   head(): Promise<ChainHead> {
     return readHead(this.#prisma);
   }
+}
+
+/** What audit.append_batch answers (head_seq as text). */
+export interface AppendBatchRow {
+  stored: number;
+  head_seq: string;
+  head_hash: string;
+}
+
+/**
+ * The one statement of an append, as a named node-postgres query: the batch's rows and their
+ * canonical JSON, each event id once. Exported for the test that reads what the statement scans
+ * (test/append-plans.test.ts) on a connection of its own.
+ */
+export function appendBatchStatement(
+  checked: readonly StorableEvent[],
+  recordedAt: Date,
+): { name: string; text: string; values: [string, string[]] } {
+  const contents = firstOfEachId(checked).map((event) => recordContent(event, recordedAt));
+  return {
+    name: 'audit_append_batch',
+    // head_seq as text: node-postgres gives a bigint as a string anyway, and says so here.
+    text: 'SELECT stored, head_seq::text AS head_seq, head_hash FROM audit.append_batch($1::jsonb, $2::text[])',
+    values: [JSON.stringify(contents.map(columnsOf)), contents.map(canonicalContent)],
+  };
 }
 
 /** Each event id once, the first of the batch (ids already stored are skipped by append_batch). */
