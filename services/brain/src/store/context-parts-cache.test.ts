@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { KeptParts } from './context-parts-cache.ts';
-import { ContextPartsCache, KEPT_ACCOUNTS, KEPT_AGENTS } from './context-parts-cache.ts';
+import { ContextPartsCache, KEPT_ACCOUNTS, KEPT_AGENTS, KEPT_PARTS } from './context-parts-cache.ts';
 
 const parts = (version: string): KeptParts => ({
   persona: null,
@@ -82,5 +82,27 @@ describe('ContextPartsCache', () => {
     expect(await kept.fresh('a', 'ag_1')).toBeUndefined();
     expect(await kept.fresh('acct-0', null)).toEqual(parts('1'));
     expect(kept.size).toBe(KEPT_ACCOUNTS);
+  });
+
+  test('at most KEPT_PARTS agents in all, the oldest account giving up its oldest first; one persona, one object', async () => {
+    const { cache: kept } = cache();
+    const persona = (id: string) => ({
+      id,
+      name: 'P',
+      description: null,
+      soul_content: 'Be brief.',
+      active: true,
+    });
+    const load = kept.loading('a');
+    load.keep('ag_1', { ...parts('1'), persona: persona('per_1') });
+    load.keep('ag_2', { ...parts('1'), persona: persona('per_1') });
+    load.end();
+    expect((await kept.fresh('a', 'ag_1'))?.persona).toBe((await kept.fresh('a', 'ag_2'))?.persona);
+    for (let account = 0; account < KEPT_PARTS / KEPT_AGENTS; account += 1) {
+      for (let agent = 0; agent < KEPT_AGENTS; agent += 1) read(kept, `acct-${account}`, `ag_${agent}`, '1');
+    }
+    expect(kept.size).toBe(KEPT_PARTS);
+    expect(await kept.fresh('a', 'ag_2')).toBeUndefined();
+    expect(await kept.fresh('acct-0', 'ag_0')).toEqual(parts('1'));
   });
 });

@@ -15,7 +15,9 @@
  * While the listener is not listening, or a round trip fails or takes too long, nothing is answered
  * from memory. A read under way when its account's change is announced (or when everything is
  * dropped) is answered but not kept: its snapshot may predate the change. Bounded: at most
- * KEPT_ACCOUNTS accounts and KEPT_AGENTS agents of each, the least recently asked dropped first.
+ * KEPT_PARTS agents in all, KEPT_AGENTS of one account and KEPT_ACCOUNTS accounts, the least
+ * recently asked dropped first; agents of one account with the same persona share its object
+ * (parts kept together were read with no change of the account announced in between).
  */
 import type { Identity, Persona } from '@pag/contracts';
 
@@ -36,8 +38,14 @@ export interface PartsLoad {
 
 /** As many accounts as the memory's text is kept for (context-store.ts). */
 export const KEPT_ACCOUNTS = 512;
-/** Agents of one account; a persona's soul_content is the largest part. */
+/** Agents of one account. */
 export const KEPT_AGENTS = 64;
+/**
+ * Agents in all. A persona's soul_content (at most 32 KiB) is the largest part, so this bounds the
+ * cache near 64 MiB of text in the worst case (every agent its own largest persona); a personal
+ * gateway has a handful of accounts and agents.
+ */
+export const KEPT_PARTS = 2_048;
 
 /** The owner's own context (no agent) under a key no agent id can take. */
 const OWNER = '';
@@ -48,6 +56,8 @@ export class ContextPartsCache {
   readonly #accounts = new Map<string, Map<string, KeptParts>>();
   /** The reads under way by account; each is marked stale by an announcement of its account. */
   readonly #loads = new Map<string, Set<{ stale: boolean }>>();
+  /** How many agents' parts are kept, in all accounts. */
+  #size = 0;
   #live = false;
 
   constructor(sync: () => Promise<boolean>) {
@@ -96,13 +106,14 @@ export class ContextPartsCache {
 
   /** A part of the account changed: read its agents' parts again next time. */
   invalidate(accountId: string): void {
-    this.#accounts.delete(accountId);
+    this.#dropAccount(accountId);
     for (const load of this.#loads.get(accountId) ?? []) load.stale = true;
   }
 
   /** Anything may have changed (a table was truncated, the listener reconnected). */
   clear(): void {
     this.#accounts.clear();
+    this.#size = 0;
     for (const loads of this.#loads.values()) for (const load of loads) load.stale = true;
   }
 
@@ -114,23 +125,45 @@ export class ContextPartsCache {
 
   /** How many agents' parts are kept. */
   get size(): number {
-    let size = 0;
-    for (const agents of this.#accounts.values()) size += agents.size;
-    return size;
+    return this.#size;
   }
 
   #keep(accountId: string, agentKey: string, parts: KeptParts): void {
     const agents = this.#accounts.get(accountId) ?? new Map<string, KeptParts>();
     this.#accounts.delete(accountId);
     this.#accounts.set(accountId, agents);
-    agents.delete(agentKey);
-    agents.set(agentKey, parts);
-    if (agents.size > KEPT_AGENTS) dropOldest(agents);
-    if (this.#accounts.size > KEPT_ACCOUNTS) dropOldest(this.#accounts);
+    if (agents.delete(agentKey)) this.#size -= 1;
+    agents.set(agentKey, { ...parts, persona: this.#shared(agents, parts.persona) });
+    this.#size += 1;
+    if (agents.size > KEPT_AGENTS) this.#dropOldestAgent(agents);
+    if (this.#accounts.size > KEPT_ACCOUNTS) {
+      const [oldest] = this.#accounts.keys();
+      if (oldest !== undefined) this.#dropAccount(oldest);
+    }
+    // The least recently asked account gives up its least recently asked agent.
+    while (this.#size > KEPT_PARTS) {
+      const [oldest] = this.#accounts;
+      if (oldest === undefined) break;
+      const [oldestAccount, oldestAgents] = oldest;
+      this.#dropOldestAgent(oldestAgents);
+      if (oldestAgents.size === 0) this.#accounts.delete(oldestAccount);
+    }
   }
-}
 
-function dropOldest(map: Map<string, unknown>): void {
-  const oldest = map.keys().next().value;
-  if (oldest !== undefined) map.delete(oldest);
+  #dropAccount(accountId: string): void {
+    this.#size -= this.#accounts.get(accountId)?.size ?? 0;
+    this.#accounts.delete(accountId);
+  }
+
+  /** Another agent's object of the same persona, if one is kept (the same text, read once). */
+  #shared(agents: Map<string, KeptParts>, persona: Persona | null): Persona | null {
+    if (persona === null) return null;
+    for (const other of agents.values()) if (other.persona?.id === persona.id) return other.persona;
+    return persona;
+  }
+
+  #dropOldestAgent(agents: Map<string, KeptParts>): void {
+    const [oldest] = agents.keys();
+    if (oldest !== undefined && agents.delete(oldest)) this.#size -= 1;
+  }
 }
