@@ -1,10 +1,12 @@
 /**
  * The brain as a unit that main.ts and the embedded stack both start, on an existing bus, logger
  * and metrics registry: the database client, then its answers on the bus (endpoints.ts). It
- * has no HTTP listener of its own. close() stops the subscriptions (handlers already running
- * finish), waits for the chat's audit publishes, and then disconnects the database, in that order.
+ * has no HTTP listener of its own, and one listening connection to PostgreSQL (the context's
+ * changes, store/context-changes.ts). close() stops the subscriptions (handlers already running
+ * finish), waits for the chat's audit publishes, stops listening and then disconnects the
+ * database, in that order.
  */
-import type { ServiceDeps } from '@pag/kit';
+import type { NotificationListener, ServiceDeps } from '@pag/kit';
 import { closeSubscriptions, createPrismaClient, serveEndpoints } from '@pag/kit';
 import { chatAudit } from './chat/chat-audit.ts';
 import { ChatProviders } from './chat/chat-providers.ts';
@@ -16,6 +18,8 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { DefaultPersona } from './identity/default-persona.ts';
 import { OwnerIdentity } from './identity/owner-identity.ts';
 import { brainStores } from './store/brain-stores.ts';
+import { followContextChanges } from './store/context-changes.ts';
+import { ContextPartsCache } from './store/context-parts-cache.ts';
 
 /** The config, bus, logger and metrics registry it starts on (kit's ServiceDeps). */
 export type BrainDeps = ServiceDeps<BrainConfig>;
@@ -31,8 +35,12 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
     schema: brainDatabase.schema,
     logger,
   });
+  let changes: NotificationListener | undefined;
   try {
-    const stores = brainStores(prisma);
+    // The context's parts are answered from memory after a round trip on this listener (ADR 0071).
+    const contextParts = new ContextPartsCache(() => changes?.sync() ?? Promise.resolve(false));
+    changes = await followContextChanges({ databaseUrl: config.databaseUrl, cache: contextParts, logger });
+    const stores = brainStores(prisma, contextParts);
     const defaultPersona = new DefaultPersona(stores.personas);
     const identity = new OwnerIdentity({
       bus,
@@ -69,12 +77,14 @@ export async function startBrain(deps: BrainDeps): Promise<RunningBrain> {
         await closeSubscriptions(subscriptions);
         // Chat replies that finished while closing published their audit events; wait for them.
         await audit.close();
+        await changes?.close();
         await prisma.$disconnect();
       })();
       return closing;
     };
     return { close, [Symbol.asyncDispose]: close };
   } catch (error) {
+    await changes?.close();
     await prisma.$disconnect();
     throw error;
   }

@@ -19,5 +19,6 @@ describeSchemaChecks({
     '20261124090000_brain_owner_chat',
     '20261124120000_brain_memory_entry_json',
     '20261124190000_brain_memory_version',
+    '20261124230000_brain_context_changes',
   ],
 });

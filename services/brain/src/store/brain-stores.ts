@@ -3,6 +3,7 @@
  * built once here on the brain's database client.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ContextPartsCache } from './context-parts-cache.ts';
 import { ContextStore } from './context-store.ts';
 import { ConversationStore } from './conversation-store.ts';
 import { IdentityStore } from './identity-store.ts';
@@ -23,9 +24,10 @@ export interface BrainStores {
   providers: ProviderStore;
 }
 
-export function brainStores(prisma: PrismaClient): BrainStores {
+/** `contextParts`: the context's kept parts, when the brain listens for their changes. */
+export function brainStores(prisma: PrismaClient, contextParts?: ContextPartsCache): BrainStores {
   return {
-    context: new ContextStore(prisma),
+    context: new ContextStore(prisma, contextParts),
     memory: new MemoryStore(prisma),
     memoryAdmin: new MemoryAdminStore(prisma),
     personas: new PersonaStore(prisma),

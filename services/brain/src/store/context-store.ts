@@ -24,12 +24,17 @@
  * memory answered is always the one of that snapshot, whoever changed it (the brain, another
  * replica, `pag memory`, SQL); nothing has to tell the brain.
  *
+ * The parts themselves (persona, identity, count and version) are kept per (account, agent) in a
+ * ContextPartsCache, answered only after the listener's round trip (docs/adr/0071): a context with
+ * nothing changed, its memory kept at the parts' version, makes no statement at all.
+ *
  * The reads are those of PersonaStore.applying (the agent's own persona, else the owner's
  * default), IdentityStore.find and MemoryStore.newest/count, in one statement.
  */
 import type { Identity, Persona } from '@pag/contracts';
 import { sqlPoolOf } from '@pag/kit';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ContextPartsCache, KeptParts } from './context-parts-cache.ts';
 
 export interface ContextParts {
   persona: Persona | null;
@@ -65,9 +70,13 @@ export class ContextStore {
   /** By account, oldest use first (a Map keeps insertion order). */
   readonly #memories = new Map<string, KeptMemory>();
 
-  constructor(prisma: PrismaClient) {
+  readonly #parts: ContextPartsCache | undefined;
+
+  /** Without `parts`, every context is read from the database (the memory's text is still kept). */
+  constructor(prisma: PrismaClient, parts?: ContextPartsCache) {
     // On node-postgres directly: the brain's hottest read (see the header).
     this.#sql = sqlPoolOf(prisma);
+    this.#parts = parts;
   }
 
   /**
@@ -81,6 +90,45 @@ export class ContextStore {
     callerAgentId: string | null,
     limit: { entries: number; bytes: number },
     callerHas: string | null = null,
+  ): Promise<ContextParts> {
+    const fresh = await this.#parts?.fresh(accountId, callerAgentId);
+    const answer = fresh === undefined ? undefined : this.#fromMemory(accountId, fresh, limit, callerHas);
+    if (answer !== undefined) return answer;
+    const load = this.#parts?.loading(accountId);
+    try {
+      const parts = await this.#read(accountId, callerAgentId, limit, callerHas);
+      // A fresh account's identity is seeded by the caller: its parts are kept from the next read.
+      if (parts.user !== null) {
+        const { persona, user, memoryCount, memoryVersion } = parts;
+        load?.keep(callerAgentId, { persona, user, memoryCount, memoryVersion });
+      }
+      return parts;
+    } finally {
+      load?.end();
+    }
+  }
+
+  /** The context from the kept parts, when the memory's text at their version is kept too. */
+  #fromMemory(
+    accountId: string,
+    parts: KeptParts,
+    limit: { entries: number; bytes: number },
+    callerHas: string | null,
+  ): ContextParts | undefined {
+    if (parts.memoryVersion === callerHas) return { ...parts, memoryJson: null };
+    const kept = this.#memories.get(accountId);
+    if (kept === undefined || kept.version !== parts.memoryVersion) return undefined;
+    if (kept.entries !== limit.entries || kept.bytes !== limit.bytes) return undefined;
+    this.#keep(accountId, kept);
+    return { ...parts, memoryJson: kept.json };
+  }
+
+  /** The statement: the parts of its snapshot, the memory's text only when not kept at its version. */
+  async #read(
+    accountId: string,
+    callerAgentId: string | null,
+    limit: { entries: number; bytes: number },
+    callerHas: string | null,
   ): Promise<ContextParts> {
     const kept = this.#memories.get(accountId);
     const usable = kept !== undefined && kept.entries === limit.entries && kept.bytes === limit.bytes;
