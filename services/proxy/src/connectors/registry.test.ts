@@ -1,3 +1,7 @@
+import { once } from 'node:events';
+import type { Agent, ServerResponse } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { describe, expect, test } from '@jest/globals';
 import type { OwnerConnectorRow } from '../store/owner-connector-store.ts';
 import { resolveConnectors } from './catalogue.ts';
@@ -83,5 +87,118 @@ describe('the connectors of an account', () => {
     registry.invalidate(A, 'anything');
     await registry.forAccount(A);
     expect(rows.reads).toEqual([A, A, A, A]);
+  });
+});
+
+describe("the agents of an owner's connectors", () => {
+  const base = resolveConnectors({});
+
+  /** A loopback API that answers each request when told to, and counts the sockets it holds. */
+  async function loopbackApi() {
+    const open = new Set<Socket>();
+    const held: ServerResponse[] = [];
+    let hold = false;
+    const server = createServer((_req, res) => {
+      if (hold) held.push(res);
+      else res.end('ok');
+    });
+    server.on('connection', (socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      open,
+      held,
+      holdAnswers: (on: boolean) => {
+        hold = on;
+      },
+      [Symbol.asyncDispose]: async () => {
+        server.closeAllConnections();
+        server.close();
+        await once(server, 'close');
+      },
+    };
+  }
+
+  function get(url: string, agent: Agent): Promise<void> {
+    return new Promise((resolve, reject) => {
+      request(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  async function until(done: () => boolean): Promise<void> {
+    while (!done()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  function definitionAt(url: string) {
+    return ownerDefinition(
+      {
+        name: 'acme',
+        displayName: 'Acme',
+        authorizationUrl: `${url}/auth`,
+        tokenUrl: `${url}/token`,
+        revocationUrl: null,
+        apiBaseUrl: url,
+        scopes: [],
+        clientAuth: 'client_secret_post',
+        pkce: true,
+        clientId: client.clientId,
+      },
+      true,
+    );
+  }
+
+  test('a rebuild of the account keeps the agent, so its connections stay reused', async () => {
+    await using api = await loopbackApi();
+    const rows: Record<string, OwnerConnectorRow[]> = {
+      [A]: [{ service: 'acme', definition: definitionAt(api.url), client }],
+    };
+    const registry = new ConnectorRegistry(base, source(rows), { allowLoopback: true });
+    const agent = (await registry.forAccount(A)).get('acme')?.publicOnly?.agent;
+    expect(agent).toBeDefined();
+    await get(`${api.url}/x`, agent as Agent);
+    // Not live: every call rebuilds the map; live: a change of the account does.
+    expect((await registry.forAccount(A)).get('acme')?.publicOnly?.agent).toBe(agent);
+    registry.setLive(true);
+    await registry.forAccount(A);
+    registry.invalidate(A, 'acme');
+    const again = (await registry.forAccount(A)).get('acme')?.publicOnly?.agent as Agent;
+    expect(again).toBe(agent);
+    await get(`${api.url}/y`, again);
+    expect(api.open.size).toBe(1);
+  });
+
+  test("a connector gone from the account's rows has its idle and busy sockets closed, no call cut", async () => {
+    await using api = await loopbackApi();
+    const rows: Record<string, OwnerConnectorRow[]> = {
+      [A]: [{ service: 'acme', definition: definitionAt(api.url), client }],
+    };
+    const registry = new ConnectorRegistry(base, source(rows), { allowLoopback: true });
+    registry.setLive(true);
+    const agent = (await registry.forAccount(A)).get('acme')?.publicOnly?.agent as Agent;
+    api.holdAnswers(true);
+    const busy = get(`${api.url}/busy`, agent);
+    await until(() => api.held.length === 1);
+    api.holdAnswers(false);
+    await get(`${api.url}/idle`, agent);
+    expect(api.open.size).toBe(2);
+
+    rows[A] = [];
+    registry.invalidate(A, 'acme');
+    expect((await registry.forAccount(A)).has('acme')).toBe(false);
+    await until(() => api.open.size === 1);
+    api.held[0]?.end('late');
+    await busy;
+    await until(() => api.open.size === 0);
+    expect(Object.keys(agent.freeSockets)).toHaveLength(0);
   });
 });
