@@ -53,6 +53,26 @@ describe('appending', () => {
     expect(result.head.hash).toBe(rows[1]?.hash);
   });
 
+  test('text needing escaping is stored as sent and hashes as stored: quotes, backslashes, unicode, controls', async () => {
+    const before = await count();
+    const tricky = 'a "quoted" \\ back\\slash, \u00e9\u4e2d\u{1f600}, tab\t, line\n, \u001f and \u2028';
+    const events = [
+      requestEvent({ path: `/api/v1/${tricky}`, requestId: tricky, latencyMs: 0.1 + 0.2 }),
+      actionEvent({
+        target: tricky,
+        detail: { note: tricky, count: -7, big: 2 ** 53 - 1, ok: true, empty: null },
+      }),
+    ];
+    expect(await first.log.append(events)).toMatchObject({ stored: 2 });
+    const rows = (await database.records()).slice(before);
+    expect(chainProblem(await database.records())).toBeNull();
+    expect(rows[0]).toMatchObject({ path: `/api/v1/${tricky}`, requestId: tricky, latencyMs: 0.3 });
+    expect(rows[1]).toMatchObject({
+      target: tricky,
+      detail: { note: tricky, count: -7, big: 2 ** 53 - 1, ok: true, empty: null },
+    });
+  });
+
   test('two writers appending at once: one chain, no gap, no fork, every event once', async () => {
     const before = await count();
     const batches = (writer: OpenAuditLog) =>

@@ -18,5 +18,6 @@ describeSchemaChecks({
     '20261124060000_audit_init',
     '20261124070000_audit_append_batch',
     '20261124220000_audit_append_batch_by_index',
+    '20261125000000_audit_append_canonical',
   ],
 });

@@ -84,6 +84,36 @@ describe('brain.memory.create', () => {
     }
   });
 
+  test('notes of one commit are stored as sent: quotes, backslashes, unicode, line breaks; NUL refused', async () => {
+    const accountId = t.auth.addAccount('escaping@example.com');
+    const contents = [
+      'say "hi" \\ and \\\\ twice',
+      '{"looks":["like",json]}, \'single\', `back`',
+      'caf\u00e9 \u4e2d\u6587 \u{1f600} \u2028 end',
+      'tab\tline\nnext line',
+      '\\u0000 (escaped, not a NUL) and a trailing backslash \\',
+    ];
+    const outcomes = await Promise.allSettled([
+      ...contents.map((content) => write(accountId, { content }, 'ag_escaping')),
+      write(accountId, { content: 'a\u0000b' }, 'ag_escaping'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      ...contents.map(() => 'fulfilled'),
+      'rejected',
+    ]);
+    expect(outcomes.at(-1)).toMatchObject({ reason: { status: 400 } });
+    const rows = await t.db.$queryRaw<{ content: string; agent_id: string; tx: string }[]>`
+      SELECT content, agent_id, xmin::text AS tx FROM brain.memory_entries
+       WHERE account_id = ${accountId}::uuid ORDER BY seq`;
+    expect(rows.map((row) => row.content)).toEqual(contents);
+    expect(rows.every((row) => row.agent_id === 'ag_escaping')).toBe(true);
+    // Written together: the notes after the first shared a commit (GroupCommit's batch).
+    expect(new Set(rows.map((row) => row.tx)).size).toBeLessThan(contents.length);
+    const { memoryJson } = await t.ask<BrainContext>(BrainSubjects.contextGet, { accountId });
+    const memory = JSON.parse(String(memoryJson)) as MemoryEntry[];
+    expect(memory.map((entry) => entry.content).reverse()).toEqual(contents);
+  });
+
   test('a token without an agent writes a note without a writer', async () => {
     const accountId = t.auth.addAccount('noagent@example.com');
     const entry = await write(accountId, { content: 'x' });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import type { AuditEvent } from '@pag/contracts';
+import canonicalizeModule from 'canonicalize';
 import type { ChainContent } from './chain-hash.ts';
-import { canonicalContent, chainHash, GENESIS_HASH } from './chain-hash.ts';
+import { CONTENT_FIELDS, canonicalContent, chainContent, chainHash, GENESIS_HASH } from './chain-hash.ts';
 import { recordContent } from './record-content.ts';
 
 const ROW: ChainContent = {
@@ -46,6 +47,30 @@ describe('the chain hash', () => {
     expect(chainHash(GENESIS_HASH, ROW)).toBe(
       '4790530b828b446f0b70cc4ab8f7e9a5dc67ac11a4286a6662c7446f71588d07',
     );
+  });
+
+  test('the same text as the canonicalize package over the whole content, for any values', () => {
+    // chain-hash.ts writes the fixed members itself; the package is the reference (as in verify).
+    const canonicalize = canonicalizeModule as unknown as typeof canonicalizeModule.default;
+    const tricky = 'a "q" \\ \u00e9\u4e2d\u{1f600}\t\n\u001f\u2028\u007f';
+    const rows: ChainContent[] = [
+      ROW,
+      Object.fromEntries(CONTENT_FIELDS.map((field) => [field, null])) as unknown as ChainContent,
+      { ...ROW, requestId: tricky, path: tricky, reason: tricky, clientId: '' },
+      { ...ROW, status: 0, latencyMs: 0.1 + 0.2, bytesIn: 2 ** 53, bytesOut: 1e21 },
+      {
+        ...ROW,
+        latencyMs: -0,
+        // Nested values, which AuditDetail refuses today: the text must still be the package's.
+        detail: {
+          [tricky]: [1, 'x', null, true, { b: {}, a: [] }],
+          '\u00e9': 1,
+          e: 2,
+          B: 3,
+        } as unknown as ChainContent['detail'],
+      },
+    ];
+    for (const row of rows) expect(canonicalContent(row)).toBe(canonicalize(chainContent(row)));
   });
 
   test("seq and hash of a stored record are not part of the content; a row's place is its previous hash", () => {

@@ -15,8 +15,7 @@
  */
 import type { AuditEvent } from '@pag/contracts';
 import { sqlPoolOf } from '@pag/kit';
-import type { ChainContent } from '../chain/chain-hash.ts';
-import { CONTENT_FIELDS, canonicalContent } from '../chain/chain-hash.ts';
+import { canonicalContent } from '../chain/chain-hash.ts';
 import { recordContent } from '../chain/record-content.ts';
 import type { StorableEvent } from '../chain/storable-event.ts';
 import { checkAuditEvent } from '../chain/storable-event.ts';
@@ -74,7 +73,7 @@ export class AuditLog {
 
   /**
    * Events checkAuditEvent passed already (the ingest checks each message once). One statement,
-   * so one round trip: audit.append_batch (migrations 20261124070000 and 20261124220000) takes the append lock, reads
+   * so one round trip: audit.append_batch (migration 20261125000000) takes the append lock, reads
    * the head, skips ids already stored, chains the hashes over the canonical JSON made here, and
    * inserts, in the statement's own transaction. recorded_at is this writer's clock when it sends
    * the batch: within a writer it follows seq; between replicas, only as closely as their clocks.
@@ -104,20 +103,24 @@ export interface AppendBatchRow {
 }
 
 /**
- * The one statement of an append, as a named node-postgres query: the batch's rows and their
- * canonical JSON, each event id once. Exported for the test that reads what the statement scans
- * (test/append-plans.test.ts) on a connection of its own.
+ * The one statement of an append, as a named node-postgres query: one JSON array of the batch's
+ * canonical JSON texts, each event id once. The text is what the chain hashes and what the row's
+ * columns are read from (migration 20261125000000, docs/adr/0073): one JSON.stringify of strings,
+ * where the columns as JSONB and the texts as a TEXT[] were each row built twice, the second time
+ * escaped element by element in node-postgres' JavaScript (pg/lib/utils.js escapeElement).
+ * Exported for the test that reads what the statement scans (test/append-plans.test.ts) on a
+ * connection of its own.
  */
 export function appendBatchStatement(
   checked: readonly StorableEvent[],
   recordedAt: Date,
-): { name: string; text: string; values: [string, string[]] } {
-  const contents = firstOfEachId(checked).map((event) => recordContent(event, recordedAt));
+): { name: string; text: string; values: [string] } {
+  const contents = firstOfEachId(checked).map((event) => canonicalContent(recordContent(event, recordedAt)));
   return {
-    name: 'audit_append_batch',
+    name: 'audit_append_canonical',
     // head_seq as text: node-postgres gives a bigint as a string anyway, and says so here.
-    text: 'SELECT stored, head_seq::text AS head_seq, head_hash FROM audit.append_batch($1::jsonb, $2::text[])',
-    values: [JSON.stringify(contents.map(columnsOf)), contents.map(canonicalContent)],
+    text: 'SELECT stored, head_seq::text AS head_seq, head_hash FROM audit.append_batch($1::json)',
+    values: [JSON.stringify(contents)],
   };
 }
 
@@ -130,14 +133,4 @@ function firstOfEachId(events: readonly StorableEvent[]): StorableEvent[] {
     seen.add(id);
     return true;
   });
-}
-
-/** The content fields as audit.records spells them (snake case: `eventId` → `event_id`), once. */
-const COLUMNS = CONTENT_FIELDS.map(
-  (field) => [field, field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] as const,
-);
-
-/** A row's columns, keyed as audit.records names them (append_batch reads them with jsonb_populate_record). */
-function columnsOf(content: ChainContent): Record<string, unknown> {
-  return Object.fromEntries(COLUMNS.map(([field, column]) => [column, content[field]]));
 }

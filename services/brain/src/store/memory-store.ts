@@ -48,26 +48,33 @@ export class MemoryStore {
   }
 
   /**
-   * One named INSERT … SELECT FROM unnest on node-postgres (kit's sqlPoolOf; Prisma's create cost
-   * about 0.5 ms of CPU more, docs/adr/0043): the same statement text for any number of notes,
-   * so it is prepared once per connection. WITH ORDINALITY and ORDER BY give the rows their `seq`
-   * in the order the notes were written; the answer is matched by id, not by the order of
-   * RETURNING.
+   * One named INSERT … SELECT on node-postgres (kit's sqlPoolOf; Prisma's create cost about 0.5 ms
+   * of CPU more, docs/adr/0043): the same statement text for any number of notes, so it is
+   * prepared once per connection. The notes travel as one JSON text read by json_to_recordset
+   * (docs/adr/0073): JSON.stringify is native, where four TEXT[] parameters were escaped element by
+   * element in node-postgres' JavaScript (pg/lib/utils.js escapeElement). WITH ORDINALITY and
+   * ORDER BY give the rows their `seq` in the order the notes were written; the answer is matched
+   * by id, not by the order of RETURNING.
    */
   async #insert(entries: readonly NewEntry[]): Promise<MemoryEntry[]> {
     const { rows } = await this.#sql.query<{ id: string; created_at: string }>({
-      name: 'brain_memory_write_batch',
+      name: 'brain_memory_write_json',
       text: `INSERT INTO brain.memory_entries (id, account_id, agent_id, content)
-             SELECT id, account_id, agent_id, content
-               FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[])
+             SELECT note.id, note.account_id, note.agent_id, note.content
+               FROM ROWS FROM (json_to_recordset($1::json)
+                               AS (id text, account_id uuid, agent_id text, content text))
                     WITH ORDINALITY AS note(id, account_id, agent_id, content, n)
-              ORDER BY n
+              ORDER BY note.n
              RETURNING id, (created_at AT TIME ZONE 'UTC')::text AS created_at`,
       values: [
-        entries.map((entry) => entry.id),
-        entries.map((entry) => entry.accountId),
-        entries.map((entry) => entry.agentId),
-        entries.map((entry) => entry.content),
+        JSON.stringify(
+          entries.map((entry) => ({
+            id: entry.id,
+            account_id: entry.accountId,
+            agent_id: entry.agentId,
+            content: entry.content,
+          })),
+        ),
       ],
     });
     const createdAt = new Map(rows.map((row) => [row.id, row.created_at]));
