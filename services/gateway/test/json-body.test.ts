@@ -94,7 +94,7 @@ describe('refused', () => {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     ],
-  ])('%s: %d %s', async (_, headers, status, code) => {
+  ])('%s: 415 UNSUPPORTED_MEDIA_TYPE', async (_, headers, status, code) => {
     const answer = await post(headers, TEXT);
     expect(answer.status).toBe(status);
     expect(answer.error.code).toBe(code);
