@@ -17,6 +17,8 @@ export type { Handover, InProcessEntry, VerifiedCaller } from './in-process.ts';
 export { koaErrorHandler } from './koa-errors.ts';
 export { observe, recordDuration } from './observe.ts';
 export { requestId } from './request-id.ts';
+export type { StepRunner } from './run-steps.ts';
+export { runSteps } from './run-steps.ts';
 export type { RouteLookupOptions } from './route-lookup.ts';
 export { routeLookup, suggestPath } from './route-lookup.ts';
 export type { BearerIdentity, ResourceState } from './state.ts';

@@ -34,7 +34,7 @@ import type { Logger } from '@pag/kit';
 import { FORWARDING_OPTIONS } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import {
@@ -147,8 +147,10 @@ function connectorProxy(
   options: ForwardOptions,
 ): ProxyHandler<IncomingMessage, ServerResponse> {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: connector.baseUrl,
+    // Parsed once: a string target is parsed into a URL on every request (httpxy's _createProxyFn).
+    target: new URL(connector.baseUrl),
     ...FORWARDING_OPTIONS,
+    plugins: [proxyEventsPlugin],
     // An owner's connector: connections to checked public addresses only (connectors/registry.ts).
     ...(connector.publicOnly === null ? {} : { agent: connector.publicOnly.agent }),
     on: {
