@@ -475,7 +475,10 @@ async function proxiedScenarios(): Promise<Scenario[]> {
     () => ({ url: `${forwarder.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
     async () => [forwarder.pid],
   );
-  const floorRow = { subject: 'bare Node forwarder (bench/node-forwarder.ts), one thread', result: throughNode };
+  const floorRow = {
+    subject: 'bare Node forwarder (bench/node-forwarder.ts), one thread',
+    result: throughNode,
+  };
   return [
     { name: PROXIED, measured: oursRow, baseline: nginxRow },
     { name: PROXIED_FLOOR, measured: floorRow, baseline: nginxRow },

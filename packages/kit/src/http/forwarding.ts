@@ -20,4 +20,3 @@ export const FORWARDING_OPTIONS = {
   autoRewrite: false,
   ejectPlugins: true,
 } as const;
-
