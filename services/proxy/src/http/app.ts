@@ -124,7 +124,7 @@ function baseApp(): Express {
 }
 
 /** The proxy serves the contracts' connector routes (`/api/v1/services/{service}/{path}`) only. */
-function proxyRoute(route: RouteDefinition): boolean {
+export function proxyRoute(route: RouteDefinition): boolean {
   return route.service === 'proxy' && route.subject === null;
 }
 
