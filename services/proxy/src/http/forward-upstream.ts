@@ -27,7 +27,7 @@
  * told to the gateway for its audit row of the request (report-call.ts, docs/adr/0069) when the
  * answer's head arrives or the call fails, before anything of the answer is written.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '@pag/contracts';
 import { toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
@@ -102,10 +102,14 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
       next(new Error('forwardUpstream ran before the connection was found'));
       return;
     }
-    for (const name of Object.keys(req.headers)) {
-      if (isCallerOnlyHeader(name)) delete req.headers[name];
+    // The headers that go upstream, as a new object: deleting the caller's own from the parsed
+    // ones turned that object into a slow dictionary for httpxy's copy of it (docs/adr/0074).
+    const forwarded: IncomingHttpHeaders = {};
+    for (const name in req.headers) {
+      if (!isCallerOnlyHeader(name)) forwarded[name] = req.headers[name];
     }
-    for (const [name, value] of Object.entries(connector.defaultHeaders)) req.headers[name] ??= value;
+    for (const name in connector.defaultHeaders) forwarded[name] ??= connector.defaultHeaders[name];
+    req.headers = forwarded;
     const query = req.originalUrl.indexOf('?');
     const rest = `/${current.params?.path ?? ''}`;
     req.url = `${rest}${query === -1 ? '' : req.originalUrl.slice(query)}`;
