@@ -15,7 +15,9 @@ import { state } from './state.ts';
 
 export function handToProxy(entry: InProcessEntry): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const { requestId, startedAt, clientAddress, identity, route, params = {} } = state(res);
+    // Held from here: the proxy's steps keep their own state on res.locals.
+    const gateway = state(res);
+    const { requestId, startedAt, clientAddress, identity, route, params = {} } = gateway;
     if (identity === undefined || route === undefined) {
       next(new Error('a proxy route reached dispatch unauthenticated'));
       return;
@@ -30,6 +32,6 @@ export function handToProxy(entry: InProcessEntry): RequestHandler {
       agentId: identity.agent?.id ?? null,
     };
     // The route this pipeline matched goes with it: the proxy does not match the path again.
-    entry(req, res, { caller, route, params, report: (call) => recordProxiedCall(res, call) }, next);
+    entry(req, res, { caller, route, params, report: (call) => recordProxiedCall(gateway, call) }, next);
   };
 }

@@ -172,13 +172,16 @@ function connectorProxy(
       proxyRes: (proxyRes, req) => {
         // The answer has started: from here its pace is the client's business too.
         proxyRes.socket?.setTimeout(0);
-        for (const name of Object.keys(proxyRes.headers)) {
-          if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
-        }
         // Hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says nothing
         // about the caller's. httpxy copies it otherwise, and handed over in process
         // (docs/adr/0069) no gateway hop would drop it: a service's `close` would close the client's.
-        delete proxyRes.headers.connection;
+        // What httpxy copies is a new object of the kept headers, not deletes on the parsed ones
+        // (a delete makes that object a slow dictionary for httpxy's pass over it: docs/adr/0074).
+        const kept: IncomingHttpHeaders = {};
+        for (const name in proxyRes.headers) {
+          if (name !== 'connection' && !isOriginScopedHeader(name)) kept[name] = proxyRes.headers[name];
+        }
+        proxyRes.headers = kept;
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
