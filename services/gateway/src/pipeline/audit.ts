@@ -25,6 +25,7 @@ import type { ProxiedCall, RequestAuditEvent } from '@pag/contracts';
 import { AppError, AuditStream, auditSubject, toErrorBody } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isoTime } from '../domain/iso-time.ts';
 import { AuditGate } from './audit-gate.ts';
 import type { PipelineState } from './state.ts';
 import { state } from './state.ts';
@@ -88,7 +89,7 @@ export function audit(options: AuditOptions): RequestHandler {
         eventId: randomUUID(),
         source: 'gateway',
         requestId,
-        time: new Date(arrivedAt).toISOString(),
+        time: isoTime(arrivedAt),
         accountId: identity?.accountId ?? null,
         clientId: identity?.clientId ?? null,
         agentId: identity?.agent?.id ?? null,
