@@ -8,8 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { StackProcess } from '@pag/testkit';
-import { startStackProcess } from '@pag/testkit';
+import { startReadyProcess, startStackProcess } from '@pag/testkit';
 import { createPrismaClient } from '../packages/kit/src/mod.ts';
 import { runCli } from '../packages/stack/src/cli/run-cli.ts';
 import { auditDatabase } from '../services/audit/src/database.ts';
@@ -67,6 +68,17 @@ export async function connectOwner(stack: StackProcess): Promise<string> {
 /** The upstream: the baseline server answering upstreamBody() to everything, until disposed. */
 export function startUpstream(baselineServer: string) {
   return startSameBodyServer(baselineServer, upstreamBody());
+}
+
+const NODE_FORWARDER = fileURLToPath(new URL('./node-forwarder.ts', import.meta.url));
+
+/**
+ * The floor (docs/adr/0074): a bare Node forwarder (bench/node-forwarder.ts: node:http server,
+ * keep-alive Agent, pipe, nothing else) in its own process in front of the upstream, answering
+ * UPSTREAM_PATH's answer to every request. Stopped by its pid when disposed.
+ */
+export function startNodeForwarder(upstreamUrl: string) {
+  return startReadyProcess({ args: [NODE_FORWARDER, `${upstreamUrl}${UPSTREAM_PATH}`] });
 }
 
 /** The upstream and a stack whose owner connected GitHub at it, with an agent's token. */

@@ -42,7 +42,13 @@ import { aloneKiB, sampleMemory, totalPssKiB } from './memory.ts';
 import { nginxBinary, startNginx } from './nginx.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
 import type { BareOAuthSetup, OAuthSubject, TokenPair } from './oauth-subject.ts';
-import { PROXIED_PATH, proxiedAuditRows, proxiedSubject, UPSTREAM_PATH } from './proxy-load.ts';
+import {
+  PROXIED_PATH,
+  proxiedAuditRows,
+  proxiedSubject,
+  startNodeForwarder,
+  UPSTREAM_PATH,
+} from './proxy-load.ts';
 import { stackAuditRows } from './stack-audit.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
@@ -407,6 +413,7 @@ async function brainScenarios(): Promise<Scenario[]> {
 const PROXIED_TARGET = { ofNginx: 0.2, addedP99Ms: 10 };
 const PROXIED = `GET ${PROXIED_PATH} through gateway and proxy to a 1 KB upstream`;
 const PROXIED_NGINX = `GET ${UPSTREAM_PATH} through nginx (proxy_pass, keep-alive upstream) to the same upstream`;
+const PROXIED_FLOOR = `GET ${UPSTREAM_PATH} through a bare Node forwarder (node:http, keep-alive Agent, pipe) to the same upstream`;
 /** The proxied call's audit rows afterwards, and the answers the load counted; or why nginx is missing. */
 let proxiedChecks: { answered: number; calls: number; separate: number; nginxMissing?: string } | undefined;
 
@@ -462,8 +469,19 @@ async function proxiedScenarios(): Promise<Scenario[]> {
     async () => [nginx.pid, ...(await descendantPids(nginx.pid))],
   );
   const nginxRow = { subject: 'nginx (Debian package, worker_processes auto)', result: throughNginx };
+  // The floor: what Node's own forwarding costs on this machine, without any of the pipeline.
+  await using forwarder = await startNodeForwarder(subject.upstream.url);
+  const throughNode = await warmUpAndMeasure(
+    () => ({ url: `${forwarder.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
+    async () => [forwarder.pid],
+  );
+  const floorRow = {
+    subject: 'bare Node forwarder (bench/node-forwarder.ts), one thread',
+    result: throughNode,
+  };
   return [
     { name: PROXIED, measured: oursRow, baseline: nginxRow },
+    { name: PROXIED_FLOOR, measured: floorRow, baseline: nginxRow },
     { name: PROXIED_NGINX, measured: nginxRow, baseline: directRow },
   ];
 }
@@ -485,6 +503,12 @@ function proxiedNotes(scenarios: Scenario[]): string {
     const met = share >= PROXIED_TARGET.ofNginx && added <= PROXIED_TARGET.addedP99Ms;
     lines.push(
       `Proxied call ÷ nginx: ${share.toFixed(2)} × its requests/s, p99 ${added} ms over nginx's (${m.p99Ms} ms against ${n.p99Ms} ms). Target at least ${PROXIED_TARGET.ofNginx} × and at most ${PROXIED_TARGET.addedP99Ms} ms added: ${met ? 'met' : 'NOT met'}.`,
+    );
+  }
+  const floor = scenarios.find((s) => s.name === PROXIED_FLOOR)?.measured.result;
+  if (floor !== undefined) {
+    lines.push(
+      `Proxied call ÷ the bare Node forwarder (the floor on one thread): ${(m.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} × its requests/s; the forwarder ÷ nginx ${ratio(floor.requestsPerSecond, proxied.baseline.result.requestsPerSecond)}.`,
     );
   }
   lines.push(
@@ -816,8 +840,13 @@ started with its own config: \`proxy_pass\` to an upstream block with \`keepaliv
 access log, \`worker_processes auto\`); and through the embedded stack's gateway and proxy, where the
 upstream is the owner's GitHub (\`CONNECTOR_BASE_URLS\`, the key stored by \`pag connection add\`)
 called with a dashboard token of scope \`services:github:read\`. Every answer must be the upstream's
-bytes; afterwards the audit log must hold the gateway's request row and the proxy's \`proxy.call\`
-row for each answer the load counted. Profile: \`pnpm exec node bench/profile-stack.ts proxy\`.
+bytes; afterwards the audit log must hold one row for each answer the load counted: the gateway's
+request row naming the service and the upstream's status (docs/adr/0069). Profile: \`pnpm exec node bench/profile-stack.ts proxy\`.
+The floor (docs/adr/0074): a bare Node forwarder in its own process (bench/node-forwarder.ts: a
+node:http server, \`http.request\` to the upstream over a keep-alive Agent, the answer piped back,
+nothing else: no routing, token, scope, credential, header policy, limits, audit or metrics) in
+front of the same upstream. It is what Node's own forwarding costs on one thread of this machine:
+the stack's row below it is the pipeline's cost, the forwarder's row below nginx is the platform's.
 
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}

@@ -171,6 +171,7 @@ export type {
   InProcessEntry,
   ResourceState,
   RouteLookupOptions,
+  StepRunner,
   VerifiedCaller,
 } from './http/mod.ts';
 export {
@@ -187,6 +188,7 @@ export {
   requestId,
   resourceState,
   routeLookup,
+  runSteps,
   suggestPath,
   toAppError,
 } from './http/mod.ts';

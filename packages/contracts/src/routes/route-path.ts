@@ -73,6 +73,8 @@ export function toOpenApiPath(pattern: string): string {
 }
 
 function decode(raw: string): string | null {
+  // Nothing encoded: decodeURIComponent would return it unchanged, through a try per segment.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

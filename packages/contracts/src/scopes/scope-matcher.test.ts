@@ -251,3 +251,24 @@ describe('ScopeCatalogue', () => {
     expect(describeScope('nope')).toBeNull();
   });
 });
+
+describe('scopeGrants: the permissions of scope strings are kept (docs/adr/0074)', () => {
+  test('another token’s scopes are decided on their own at the very next call', () => {
+    expect(scopeGrants(['services:github:read'], 'services:github:read')).toBe(true);
+    expect(scopeGrants(['services:slack:read'], 'services:github:read')).toBe(false);
+    expect(scopeGrants(['services:github:write'], 'services:github:read')).toBe(false);
+    expect(scopeGrants(['services:github:read'], 'services:github:issues:read')).toBe(true);
+    expect(scopeGrants([], 'services:github:read')).toBe(false);
+  });
+
+  test('past the memory’s bound (2,000 scope strings) every answer stays right', () => {
+    for (let i = 0; i < 2_500; i += 1) {
+      const service = `svc${i}`;
+      expect(scopeGrants([`services:${service}:read`], `services:${service}:read`)).toBe(true);
+      expect(scopeGrants([`services:${service}:read`], `services:${service}:write`)).toBe(false);
+    }
+    expect(scopeGrants(['services:svc0:read'], 'services:svc0:read')).toBe(true);
+    expect(scopeGrants(['not a scope'], 'services:svc0:read')).toBe(false);
+    expect(scopeGrants(['full'], 'not a scope')).toBe(false);
+  });
+});

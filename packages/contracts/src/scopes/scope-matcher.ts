@@ -33,8 +33,24 @@ function toPermission(pattern: string): Permission {
   return { kind: 'feature', name: pattern };
 }
 
-function permissionsOf(scope: string): Permission[] | null {
-  return catalogueEntry(scope)?.grants.map(toPermission) ?? null;
+/**
+ * The permissions of each scope string seen lately. Every check of every request parsed its
+ * token's scopes and the required one again (a catalogue entry with its description filled in,
+ * split, mapped: docs/adr/0074); the answer depends on the string alone. Scope strings name
+ * services and resources from request paths, so the memory is bounded: past PERMISSIONS_KEPT
+ * entries it starts again empty.
+ */
+const permissionsByScope = new Map<string, readonly Permission[] | null>();
+const PERMISSIONS_KEPT = 2_000;
+
+function permissionsOf(scope: string): readonly Permission[] | null {
+  let permissions = permissionsByScope.get(scope);
+  if (permissions === undefined) {
+    permissions = catalogueEntry(scope)?.grants.map(toPermission) ?? null;
+    if (permissionsByScope.size >= PERMISSIONS_KEPT) permissionsByScope.clear();
+    permissionsByScope.set(scope, permissions);
+  }
+  return permissions;
 }
 
 function covers(granted: Permission, required: Permission): boolean {
@@ -60,7 +76,12 @@ function covered(held: readonly Permission[], required: string): boolean {
 
 /** Whether the granted scopes together include the required scope. */
 export function scopeGrants(granted: readonly string[], required: string): boolean {
-  return covered(grantedPermissions(granted), required);
+  const needed = permissionsOf(required);
+  if (needed === null) return false;
+  // Each needed permission against each granted scope's, without a list of them all per call.
+  return needed.every((permission) =>
+    granted.some((scope) => permissionsOf(scope)?.some((have) => covers(have, permission)) ?? false),
+  );
 }
 
 /**

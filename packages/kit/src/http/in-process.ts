@@ -11,7 +11,7 @@
  * answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProxiedCall } from '@pag/contracts';
+import type { ProxiedCall, RouteDefinition, RouteParams } from '@pag/contracts';
 
 /** Who is calling, as introspection at the auth service told the gateway. */
 export interface VerifiedCaller {
@@ -29,6 +29,12 @@ export interface VerifiedCaller {
 /** What comes with a request handed over, besides the request and its response. */
 export interface Handover {
   caller: VerifiedCaller;
+  /**
+   * The route of the contracts' table the gateway matched for this request, and its parameters:
+   * one table, one match (docs/adr/0074). The server checks that it serves the route.
+   */
+  route: RouteDefinition;
+  params: RouteParams;
   /**
    * Told what became of the call before its answer starts (the facts of the gateway's one audit
    * row of it, docs/adr/0069); over HTTP the same facts come in the answer's PROXY_CALL_HEADER.

@@ -19,5 +19,7 @@ export { observe, recordDuration } from './observe.ts';
 export { requestId } from './request-id.ts';
 export type { RouteLookupOptions } from './route-lookup.ts';
 export { routeLookup, suggestPath } from './route-lookup.ts';
+export type { StepRunner } from './run-steps.ts';
+export { runSteps } from './run-steps.ts';
 export type { BearerIdentity, ResourceState } from './state.ts';
 export { resourceState } from './state.ts';

@@ -13,6 +13,19 @@ describe('usage windows', () => {
     expect(windows.day.endsAt).toEqual(new Date('2028-03-01T00:00:00Z'));
     expect(windows.month).toEqual({ start: '2028-02-01', endsAt: new Date('2028-03-01T00:00:00Z') });
   });
+
+  test('are made once per UTC day and shared by its requests; the next instant of a new day has its own', () => {
+    const morning = usageWindows(new Date('2026-11-30T00:00:00.000Z'));
+    expect(usageWindows(new Date('2026-11-30T23:59:59.999Z'))).toBe(morning);
+    expect(Object.isFrozen(morning) && Object.isFrozen(morning.day) && Object.isFrozen(morning.month)).toBe(
+      true,
+    );
+    const next = usageWindows(new Date('2026-12-01T00:00:00.000Z'));
+    expect(next.day).toEqual({ start: '2026-12-01', endsAt: new Date('2026-12-02T00:00:00Z') });
+    expect(next.month).toEqual({ start: '2026-12-01', endsAt: new Date('2027-01-01T00:00:00Z') });
+    // A clock set back (or a request timed before another) is never given a later day's windows.
+    expect(usageWindows(new Date('2026-11-30T23:59:59.999Z')).day.start).toBe('2026-11-30');
+  });
 });
 
 describe('limits', () => {

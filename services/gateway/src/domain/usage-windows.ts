@@ -37,14 +37,30 @@ export interface BrokenLimit {
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The windows of the UTC day last asked for: every counted request asks, and they change once a
+ * day (docs/adr/0074). Frozen, since every caller of that day shares them.
+ */
+let today: { from: number; until: number; windows: UsageWindows } | undefined;
+
 export function usageWindows(now: Date): UsageWindows {
+  const ms = now.getTime();
+  if (today !== undefined && ms >= today.from && ms < today.until) return today.windows;
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
   const day = now.getUTCDate();
-  return {
-    day: { start: isoDay(Date.UTC(year, month, day)), endsAt: new Date(Date.UTC(year, month, day + 1)) },
-    month: { start: isoDay(Date.UTC(year, month, 1)), endsAt: new Date(Date.UTC(year, month + 1, 1)) },
-  };
+  const windows: UsageWindows = Object.freeze({
+    day: Object.freeze({
+      start: isoDay(Date.UTC(year, month, day)),
+      endsAt: new Date(Date.UTC(year, month, day + 1)),
+    }),
+    month: Object.freeze({
+      start: isoDay(Date.UTC(year, month, 1)),
+      endsAt: new Date(Date.UTC(year, month + 1, 1)),
+    }),
+  });
+  today = { from: Date.UTC(year, month, day), until: Date.UTC(year, month, day + 1), windows };
+  return windows;
 }
 
 /** The limits the counts exceed (none: the request may be served). */

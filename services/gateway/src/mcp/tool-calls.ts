@@ -32,8 +32,10 @@ export class ToolCalls {
   readonly acceptToolCallOrigin = (req: Request, res: Response, next: NextFunction): void => {
     const address = req.headers[ADDRESS_HEADER];
     const key = req.headers[KEY_HEADER];
-    delete req.headers[ADDRESS_HEADER];
-    delete req.headers[KEY_HEADER];
+    // Deleted only when sent: a delete turns the headers object into a slower dictionary for
+    // every later step's reads (V8), on every request, for headers almost none carries.
+    if (address !== undefined) delete req.headers[ADDRESS_HEADER];
+    if (key !== undefined) delete req.headers[KEY_HEADER];
     if (typeof address === 'string' && typeof key === 'string' && this.#isKey(key)) {
       state(res).clientAddress = address;
     }

@@ -25,7 +25,9 @@ import type { ProxiedCall, RequestAuditEvent } from '@pag/contracts';
 import { AppError, AuditStream, auditSubject, toErrorBody } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isoTime } from '../domain/iso-time.ts';
 import { AuditGate } from './audit-gate.ts';
+import type { PipelineState } from './state.ts';
 import { state } from './state.ts';
 
 /** How long an answer waits for the stream's ack before it becomes a 503. */
@@ -45,16 +47,16 @@ export function recordAuditReason(res: Response, code: string): void {
   reasons.set(res, code);
 }
 
-/** What the proxy did with a request the gateway dispatched to it (docs/adr/0069). */
-const proxiedCalls = new WeakMap<ServerResponse, ProxiedCall>();
-
 /**
  * The proxy's account of a call, told before its answer starts (over HTTP in its answer's
  * header, in process by a call): the request's one audit event carries it, so a proxied call is
  * one row with the service, the upstream host, path, status and time, and the refusal's code.
+ * Kept on the gateway's own state of the request, which the audit step holds from its start
+ * (handed over in process, `res.locals` is the proxy's by then: hand-to-proxy.ts keeps the
+ * gateway's). A field, not a map keyed by the response: one set per call (docs/adr/0074).
  */
-export function recordProxiedCall(res: ServerResponse, call: ProxiedCall): void {
-  proxiedCalls.set(res, call);
+export function recordProxiedCall(gateway: PipelineState, call: ProxiedCall): void {
+  gateway.proxiedCall = call;
 }
 
 export interface AuditOptions {
@@ -87,7 +89,7 @@ export function audit(options: AuditOptions): RequestHandler {
         eventId: randomUUID(),
         source: 'gateway',
         requestId,
-        time: new Date(arrivedAt).toISOString(),
+        time: isoTime(arrivedAt),
         accountId: identity?.accountId ?? null,
         clientId: identity?.clientId ?? null,
         agentId: identity?.agent?.id ?? null,
@@ -98,7 +100,7 @@ export function audit(options: AuditOptions): RequestHandler {
         status,
         decision: status < 400 ? 'allowed' : status < 500 ? 'denied' : 'error',
         reason,
-        ...proxiedFacts(proxiedCalls.get(res)),
+        ...proxiedFacts(pipeline.proxiedCall),
         latencyMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
         bytesIn: bytesIn(),
         bytesOut,
@@ -109,7 +111,7 @@ export function audit(options: AuditOptions): RequestHandler {
 
     const gate = new AuditGate(res, () => {
       const { status, bytesOut } = gate.answer();
-      const reason = reasons.get(res) ?? proxiedCalls.get(res)?.reason ?? null;
+      const reason = reasons.get(res) ?? pipeline.proxiedCall?.reason ?? null;
       const event = record(status, bytesOut, status >= 400 ? reason : null);
       publish(event).then(
         () => gate.release(),

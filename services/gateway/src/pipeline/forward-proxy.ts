@@ -78,7 +78,7 @@ function takeCallReport(answer: IncomingMessage, res: ServerResponse, logger: Lo
   if (typeof header !== 'string') return;
   const call = parseCallReport(header);
   if (call === null) return void logger.warn('the proxy answered with an unreadable call report');
-  recordProxiedCall(res, call);
+  recordProxiedCall(state(res as Response), call);
 }
 
 function parseCallReport(header: string): ProxiedCall | null {

@@ -2,6 +2,7 @@
  * What the pipeline steps learn about a request, kept on `res.locals` under one typed shape: the
  * kit's resource-server state (request id, client address, route, identity) and the gateway's own.
  */
+import type { ProxiedCall } from '@pag/contracts';
 import type { ResourceState } from '@pag/kit';
 import type { Response } from 'express';
 import type { UsageCounts, UsageWindows } from '../domain/usage-windows.ts';
@@ -17,6 +18,8 @@ export interface PipelineState extends ResourceState<TokenIdentity> {
   usage?: { windows: UsageWindows; counts: UsageCounts | null };
   /** The service a request was forwarded to as is (no route of the table applies). */
   forwardedTo?: 'auth';
+  /** What the proxy did with the call, for the request's audit event (audit.ts, docs/adr/0069). */
+  proxiedCall?: ProxiedCall;
 }
 
 export function state(res: Response): PipelineState {

@@ -28,7 +28,7 @@ import type { Logger } from '@pag/kit';
 import { FORWARDING_OPTIONS, signGatewayRequest } from '@pag/kit';
 import type { NextFunction, Response } from 'express';
 import type { Options } from 'http-proxy-middleware';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import { recordAuditReason } from './audit.ts';
 import { state } from './state.ts';
 
@@ -109,15 +109,19 @@ export function upstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
       res.end(JSON.stringify(toErrorBody(appError, state(response).requestId)));
     },
   };
+  // Parsed once: a string target is parsed into a URL on every request (httpxy's _createProxyFn).
+  const target = new URL(options.target);
   const pooled = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: options.target,
+    target,
     ...FORWARDING_OPTIONS,
+    plugins: [proxyEventsPlugin],
     on,
   });
   // No agent: a connection of its own, opened (and looked up) for this attempt only.
   const fresh = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: options.target,
+    target,
     ...FORWARDING_OPTIONS,
+    plugins: [proxyEventsPlugin],
     agent: false,
     on,
   });

@@ -30,8 +30,20 @@ export class PendingCounts {
   }
 
   add(key: AgentKey, windows: UsageWindows, at: Date): void {
-    this.#merge({ ...key, kind: 'day', windowStart: windows.day.start, count: 1, lastAt: at });
-    this.#merge({ ...key, kind: 'month', windowStart: windows.month.start, count: 1, lastAt: at });
+    // Every counted request comes here: a delta object is made only for a row not pending yet.
+    this.#countOne(key, 'day', windows.day.start, at);
+    this.#countOne(key, 'month', windows.month.start, at);
+  }
+
+  #countOne(key: AgentKey, kind: CountDelta['kind'], windowStart: string, at: Date): void {
+    const { accountId, clientId } = key;
+    const known = this.#deltas.get(deltaId(accountId, clientId, kind, windowStart));
+    if (known === undefined) {
+      this.#merge({ accountId, clientId, kind, windowStart, count: 1, lastAt: at });
+      return;
+    }
+    known.count += 1;
+    if (at > known.lastAt) known.lastAt = at;
   }
 
   /**
@@ -51,7 +63,7 @@ export class PendingCounts {
   }
 
   #merge(delta: CountDelta): void {
-    const id = `${delta.accountId}\n${delta.clientId}\n${delta.kind}\n${delta.windowStart}`;
+    const id = deltaId(delta.accountId, delta.clientId, delta.kind, delta.windowStart);
     const known = this.#deltas.get(id);
     if (known === undefined) {
       this.#deltas.set(id, { ...delta });
@@ -60,6 +72,10 @@ export class PendingCounts {
     known.count += delta.count;
     if (delta.lastAt > known.lastAt) known.lastAt = delta.lastAt;
   }
+}
+
+function deltaId(accountId: string, clientId: string, kind: string, windowStart: string): string {
+  return `${accountId}\n${clientId}\n${kind}\n${windowStart}`;
 }
 
 function compare(a: string[], b: string[]): number {

@@ -18,9 +18,17 @@ export function upstreamTarget(
   connector: ConnectorDefinition,
   restOfPath: string,
 ): { host: string; path: string } {
-  const base = new URL(connector.baseUrl);
-  return { host: base.host, path: `${base.pathname.replace(/\/+$/, '')}${restOfPath}` };
+  let base = bases.get(connector);
+  if (base === undefined) {
+    const url = new URL(connector.baseUrl);
+    base = { host: url.host, path: url.pathname.replace(/\/+$/, '') };
+    bases.set(connector, base);
+  }
+  return { host: base.host, path: `${base.path}${restOfPath}` };
 }
+
+/** Each connector's host and base path, parsed once (a connector is a new object when it changes). */
+const bases = new WeakMap<ConnectorDefinition, { host: string; path: string }>();
 
 /** The decrypted credential as the connector takes it: a bearer token or its own header. */
 export function credentialHeader(connector: ConnectorDefinition, credential: string): [string, string] {

@@ -2,8 +2,9 @@
  * The proxy's express apps: one visible pipeline of small steps, each in its own module, behind
  * two entries (docs/adr/0069): its HTTP listener, where the gateway forwards over the network,
  * and the embedded stack's in-process handover (in-process.ts), where the gateway's verified
- * caller replaces the gateway proof and authentication. Everything from the scope on is the same
- * step instances in both.
+ * caller and matched route replace the gateway proof, the route lookup and authentication.
+ * Everything from the metrics on is the same step instances in both; the in-process entry calls
+ * them in order without an express app (kit's runSteps, docs/adr/0074).
  *
  *   request id → report in the answer → metrics → gateway proof (the gateway's signature, else
  *   403) → route lookup (the contracts' proxy routes only) → authentication (introspection,
@@ -17,9 +18,8 @@
  * the proxy's own are in this folder.
  */
 
-import type { IncomingMessage } from 'node:http';
 import type { RouteDefinition } from '@pag/contracts';
-import type { Handover, InProcessEntry, Logger, Metrics } from '@pag/kit';
+import type { InProcessEntry, Logger, Metrics } from '@pag/kit';
 import {
   authenticate,
   checkScope,
@@ -28,6 +28,7 @@ import {
   observe,
   requestId,
   routeLookup,
+  runSteps,
 } from '@pag/kit';
 import type { Express, Response } from 'express';
 import express from 'express';
@@ -38,7 +39,7 @@ import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { VaultStore } from '../store/vault-store.ts';
 import { findConnection } from './find-connection.ts';
 import { forwardUpstream } from './forward-upstream.ts';
-import { inProcessEntry, takeCaller } from './in-process.ts';
+import { inProcessEntry } from './in-process.ts';
 import type { TokenIntrospector } from './introspector.ts';
 import { proxyIntrospector } from './introspector.ts';
 import { refuseMethodChange } from './refuse-method-change.ts';
@@ -103,14 +104,13 @@ export function createProxyApps(deps: ProxyAppDeps): ProxyApps {
   http.use(...call);
   http.use(failures);
 
-  const handovers = new WeakMap<IncomingMessage, Handover>();
-  const handedOver = baseApp();
-  handedOver.use(takeCaller(handovers, deps.publicUrl));
-  handedOver.use(observe(deps.metrics, 'proxy', metricRoute));
-  handedOver.use(routeLookup({ serves: proxyRoute }));
-  handedOver.use(...call);
-  handedOver.use(failures);
-  return { http, inProcess: inProcessEntry(handedOver, handovers) };
+  // The same steps without a second express app (kit's runSteps, docs/adr/0074); the caller and
+  // the route come with the handover (in-process.ts).
+  const handedOver = runSteps([observe(deps.metrics, 'proxy', metricRoute), ...call], failures);
+  return {
+    http,
+    inProcess: inProcessEntry({ run: handedOver, serves: proxyRoute, publicUrl: deps.publicUrl }),
+  };
 }
 
 function baseApp(): Express {
@@ -124,7 +124,7 @@ function baseApp(): Express {
 }
 
 /** The proxy serves the contracts' connector routes (`/api/v1/services/{service}/{path}`) only. */
-function proxyRoute(route: RouteDefinition): boolean {
+export function proxyRoute(route: RouteDefinition): boolean {
   return route.service === 'proxy' && route.subject === null;
 }
 

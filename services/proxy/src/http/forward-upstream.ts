@@ -27,14 +27,14 @@
  * told to the gateway for its audit row of the request (report-call.ts, docs/adr/0069) when the
  * answer's head arrives or the call fails, before anything of the answer is written.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '@pag/contracts';
 import { toErrorBody } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
 import { FORWARDING_OPTIONS } from '@pag/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { LastUsedBatch } from '../calls/last-used.ts';
 import type { TokenRefresher } from '../calls/token-refresh.ts';
 import {
@@ -102,10 +102,14 @@ export function forwardUpstream(options: ForwardOptions): RequestHandler {
       next(new Error('forwardUpstream ran before the connection was found'));
       return;
     }
-    for (const name of Object.keys(req.headers)) {
-      if (isCallerOnlyHeader(name)) delete req.headers[name];
+    // The headers that go upstream, as a new object: deleting the caller's own from the parsed
+    // ones turned that object into a slow dictionary for httpxy's copy of it (docs/adr/0074).
+    const forwarded: IncomingHttpHeaders = {};
+    for (const name in req.headers) {
+      if (!isCallerOnlyHeader(name)) forwarded[name] = req.headers[name];
     }
-    for (const [name, value] of Object.entries(connector.defaultHeaders)) req.headers[name] ??= value;
+    for (const name in connector.defaultHeaders) forwarded[name] ??= connector.defaultHeaders[name];
+    req.headers = forwarded;
     const query = req.originalUrl.indexOf('?');
     const rest = `/${current.params?.path ?? ''}`;
     req.url = `${rest}${query === -1 ? '' : req.originalUrl.slice(query)}`;
@@ -147,8 +151,10 @@ function connectorProxy(
   options: ForwardOptions,
 ): ProxyHandler<IncomingMessage, ServerResponse> {
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: connector.baseUrl,
+    // Parsed once: a string target is parsed into a URL on every request (httpxy's _createProxyFn).
+    target: new URL(connector.baseUrl),
     ...FORWARDING_OPTIONS,
+    plugins: [proxyEventsPlugin],
     // An owner's connector: connections to checked public addresses only (connectors/registry.ts).
     ...(connector.publicOnly === null ? {} : { agent: connector.publicOnly.agent }),
     on: {
@@ -166,13 +172,16 @@ function connectorProxy(
       proxyRes: (proxyRes, req) => {
         // The answer has started: from here its pace is the client's business too.
         proxyRes.socket?.setTimeout(0);
-        for (const name of Object.keys(proxyRes.headers)) {
-          if (isOriginScopedHeader(name)) delete proxyRes.headers[name];
-        }
         // Hop-by-hop (RFC 9110 §7.6.1): the service closing its connection to us says nothing
         // about the caller's. httpxy copies it otherwise, and handed over in process
         // (docs/adr/0069) no gateway hop would drop it: a service's `close` would close the client's.
-        delete proxyRes.headers.connection;
+        // What httpxy copies is a new object of the kept headers, not deletes on the parsed ones
+        // (a delete makes that object a slow dictionary for httpxy's pass over it: docs/adr/0074).
+        const kept: IncomingHttpHeaders = {};
+        for (const name in proxyRes.headers) {
+          if (name !== 'connection' && !isOriginScopedHeader(name)) kept[name] = proxyRes.headers[name];
+        }
+        proxyRes.headers = kept;
         const call = inFlight.get(req);
         if (call === undefined) return;
         proxyRes.headers['x-request-id'] = state(call.response).requestId;
