@@ -20,7 +20,6 @@
  * Never in the event: the token, the query string, headers, bodies.
  */
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { ProxiedCall, RequestAuditEvent } from '@pag/contracts';
 import { AppError, AuditStream, auditSubject, toErrorBody } from '@pag/contracts';
 import type { Bus, Logger } from '@pag/kit';
