@@ -18,12 +18,12 @@ let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 const stores: AuthFailureStore[] = [];
 
-function replica(client: PrismaClient = db): AuthFailureStore {
+function replica(client: PrismaClient = db, clock: () => Date = now): AuthFailureStore {
   const store = new AuthFailureStore(client, {
     policy: { limit: 3, windowSeconds: 60 },
     // Never by the timer during a test: each test refreshes when it means to.
     refreshMs: 3_600_000,
-    now,
+    now: clock,
     logger: createLogger({ service: 'auth-failures-test', level: 'silent' }),
   });
   stores.push(store);
@@ -129,4 +129,18 @@ test('the window ends 60 s after its first failure; the purge deletes only rows 
   expect(await db.authFailure.findUnique({ where: { address: '198.51.100.4' } })).toMatchObject({
     failures: 1,
   });
+});
+
+test('a window another replica started by a clock running ahead never makes a wait longer than the window', async () => {
+  const ahead = replica(db, () => new Date(now().getTime() + 5_000));
+  const behind = replica();
+  // The first failure is counted by the replica whose clock is 5 s ahead: the window starts then.
+  expect(await ahead.recordFailure('198.51.100.9')).toBe(0);
+  expect(await behind.recordFailure('198.51.100.9')).toBe(0);
+  expect(await behind.recordFailure('198.51.100.9')).toBe(0);
+  // Past the budget on the replica behind: its own clock would say 65 s.
+  expect(await behind.recordFailure('198.51.100.9')).toBe(60);
+  expect(behind.retryAfterSeconds('198.51.100.9')).toBe(60);
+  await behind.refresh();
+  expect(behind.retryAfterSeconds('198.51.100.9')).toBe(60);
 });

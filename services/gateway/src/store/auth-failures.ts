@@ -72,7 +72,15 @@ export class AuthFailureStore implements AsyncDisposable {
 
   /** Seconds the address must wait before sending a token again (0: it may now); no I/O. */
   retryAfterSeconds(address: string): number {
-    return this.#blocked.retryAfterSeconds(addressBucket(address), this.#options.now().getTime());
+    return this.#wait(addressBucket(address), this.#options.now());
+  }
+
+  /**
+   * The whole seconds until the address's window ends, never more than a window: a replica whose
+   * clock runs ahead of this one's may have started the window "later" than this replica's now.
+   */
+  #wait(address: string, now: Date): number {
+    return Math.min(this.policy.windowSeconds, this.#blocked.retryAfterSeconds(address, now.getTime()));
   }
 
   /**
@@ -121,6 +129,10 @@ export class AuthFailureStore implements AsyncDisposable {
       };
     }
     const byAddress = new Map(rows.map((row) => [row.address, row]));
+    // The wait is counted from the answer, not from `now`: another replica's statement that
+    // committed first, with a later clock reading, may have started the window after `now` (the
+    // wait would then come out longer than the window).
+    const answeredAt = this.#options.now();
     return () => {
       for (const [address, waiters] of batch) {
         const row = byAddress.get(address);
@@ -130,7 +142,7 @@ export class AuthFailureStore implements AsyncDisposable {
           continue;
         }
         waiters.forEach((waiter, k) => {
-          waiter.resolve(this.#decide(address, row.failures - waiters.length + k + 1, row, now));
+          waiter.resolve(this.#decide(address, row.failures - waiters.length + k + 1, row, answeredAt));
         });
       }
     };
@@ -159,7 +171,7 @@ export class AuthFailureStore implements AsyncDisposable {
     const { limit } = this.policy;
     if (row.failures >= limit) this.#blocked.block(address, this.#windowEnd(row.window_start));
     if (count <= limit) return 0;
-    return this.#blocked.retryAfterSeconds(address, now.getTime()) || 1;
+    return this.#wait(address, now) || 1;
   }
 
   /** Reads the blocks every replica counted (one statement; ended blocks are forgotten). */
