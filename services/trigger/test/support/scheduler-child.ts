@@ -17,7 +17,15 @@ startScheduler({
   bus: new MemoryBus(),
   logger: quietLogger,
   audit: recordingAudit().audit,
-  settings: { ...SETTINGS, concurrency: 1, runLeaseMs: Number(process.env.RUN_LEASE_MS) },
+  settings: {
+    ...SETTINGS,
+    concurrency: 1,
+    runLeaseMs: Number(process.env.RUN_LEASE_MS),
+    // The test's due time is the start of the current minute; with SETTINGS' 60 s grace a child
+    // that started late in the minute on a loaded machine found it late and planned a catch_up
+    // run instead of the scheduled one. An hour, as start-test-trigger.ts gives its services.
+    lateGraceMs: 3_600_000,
+  },
   executor: (run) => {
     process.stdout.write(`claimed ${run.id}\n`);
     return new Promise(() => undefined);
