@@ -50,6 +50,16 @@ const PREPARED_MAX = 500;
  * the answer anyway.
  */
 export const TRANSACTION_MAX_WAIT_MS = 10_000;
+
+/**
+ * How long an interactive `$transaction` may run, once started, before Prisma rolls it back and
+ * fails with P2028 (Prisma's default: 5 s). Every statement of it is a round trip to PostgreSQL;
+ * on a loaded machine a few of them took 6.6 s (the proxy's API-key store in a CI run on 2 busy
+ * cores), and the rollback threw away work that was nearly done, as a 500. Nothing holds a
+ * transaction open on purpose (no transaction waits for a person or the network), so the bound is
+ * only against a stuck one; 15 s, as the auth service's stores already set for theirs.
+ */
+export const TRANSACTION_TIMEOUT_MS = 15_000;
 const PLANNABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** A name per distinct SQL text (the same text always gets the same name, in every connection). */
@@ -81,7 +91,10 @@ interface ExtendableClient {
  * keeps its exact type: `const db = createPrismaClient(PrismaClient, { databaseUrl, schema })`.
  */
 export function createPrismaClient<Client extends DisconnectableClient>(
-  PrismaClientClass: new (options: { adapter: PrismaPg; transactionOptions: { maxWait: number } }) => Client,
+  PrismaClientClass: new (options: {
+    adapter: PrismaPg;
+    transactionOptions: { maxWait: number; timeout: number };
+  }) => Client,
   options: PrismaClientOptions,
 ): Client {
   const pool = new pg.Pool({
@@ -113,7 +126,10 @@ export function createPrismaClient<Client extends DisconnectableClient>(
     // The typings say string; node-postgres takes undefined as "unnamed" (pg's Query: `name` optional).
     statementNameGenerator: statementNames() as (query: { sql: string }) => string,
   });
-  const client = new PrismaClientClass({ adapter, transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
+  const client = new PrismaClientClass({
+    adapter,
+    transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
+  });
   // A query-only extension adds no methods and changes no result types: the client's own type
   // stays true of the extended one.
   const extended = (client as unknown as ExtendableClient).$extends(storableArguments) as Client;

@@ -169,4 +169,22 @@ describe('behind a busy connection pool', () => {
       await single.$disconnect();
     }
   });
+
+  test("a transaction whose statements take longer than Prisma's 5 s default is not rolled back", async () => {
+    const client = createPrismaClient(PrismaClient, {
+      databaseUrl: postgres.url,
+      schema: proxyDatabase.schema,
+    });
+    try {
+      // As on a loaded machine where the store's few statements took 6.6 s in all: kit's
+      // TRANSACTION_TIMEOUT_MS lets the work finish instead of failing it with P2028.
+      const answer = await client.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_sleep(5.2)`;
+        return tx.$queryRaw<{ ok: number }[]>`SELECT 1 AS ok`;
+      });
+      expect(answer).toEqual([{ ok: 1 }]);
+    } finally {
+      await client.$disconnect();
+    }
+  }, 20_000);
 });
