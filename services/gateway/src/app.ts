@@ -15,8 +15,8 @@
  */
 import type { AppError } from '@pag/contracts';
 import type { Bus, InProcessEntry, Logger, Metrics, ServiceDirectory } from '@pag/kit';
-import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup } from '@pag/kit';
-import type { Express, RequestHandler, Response } from 'express';
+import { authenticate, checkScope, errorHandler, observe, requestId, routeLookup, runSteps } from '@pag/kit';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import type { GatewayConfig } from './config.ts';
 import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
@@ -69,36 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
-  app.use(requestId);
   const toolCalls = new ToolCalls();
-  app.use(toolCalls.acceptToolCallOrigin);
-  app.use(observe(deps.metrics, 'gateway', metricRoute));
-  app.use(securityHeaders(config.publicUrl));
-  app.use(audit({ bus: deps.bus, logger: deps.logger }));
-  app.use(originForm);
-  app.use(
-    forwardAuth({
-      publicUrl: config.publicUrl,
-      authUrl: config.authUrl,
-      timeoutMs: config.dispatchTimeoutMs,
-      gatewaySecret: config.gatewaySecret,
-      logger: deps.logger,
-    }),
-  );
-  app.use(routeLookup());
-  app.use(routeHeaders);
-  app.use(jsonBody(config.bodyLimitBytes));
-  app.use(validateBody);
-  app.use(
-    authenticate({
-      publicUrl: config.publicUrl,
-      introspector: deps.introspector,
-      failures: deps.authFailures,
-    }),
-  );
-  app.use(checkPlan);
-  app.use(checkScope(config.publicUrl));
-  app.use(countUsage(deps.charger, deps.logger));
   const { directory } = deps;
   const local = publicDocumentHandlers({ publicUrl: config.publicUrl, directory });
   local.set('tokenCapabilities', tokenCapabilitiesHandler(directory));
@@ -125,7 +96,33 @@ export function createApp(deps: AppDeps): Express {
       forwardProxy({ publicUrl, proxyUrl, timeoutMs, gatewaySecret, logger: deps.logger }),
     );
   }
-  app.use(
+
+  const steps: RequestHandler[] = [
+    requestId,
+    toolCalls.acceptToolCallOrigin,
+    observe(deps.metrics, 'gateway', metricRoute),
+    securityHeaders(config.publicUrl),
+    audit({ bus: deps.bus, logger: deps.logger }),
+    originForm,
+    forwardAuth({
+      publicUrl: config.publicUrl,
+      authUrl: config.authUrl,
+      timeoutMs: config.dispatchTimeoutMs,
+      gatewaySecret: config.gatewaySecret,
+      logger: deps.logger,
+    }),
+    routeLookup(),
+    routeHeaders,
+    jsonBody(config.bodyLimitBytes),
+    validateBody,
+    authenticate({
+      publicUrl: config.publicUrl,
+      introspector: deps.introspector,
+      failures: deps.authFailures,
+    }),
+    checkPlan,
+    checkScope(config.publicUrl),
+    countUsage(deps.charger, deps.logger),
     dispatch({
       bus: deps.bus,
       directory,
@@ -134,8 +131,15 @@ export function createApp(deps: AppDeps): Express {
       local,
       forward,
     }),
-  );
-  app.use(errorHandler({ logger: deps.logger, publicUrl: config.publicUrl, onError: auditReason }));
+  ];
+  const failures = errorHandler({ logger: deps.logger, publicUrl: config.publicUrl, onError: auditReason });
+  // The steps in order by kit's runSteps behind one layer of the app's router, not one layer each:
+  // express 5's router did per step what no step here needs (the path parsed and matched, the
+  // layer's prefix trimmed and restored, a promise check), sixteen times a request (docs/adr/0076).
+  // Same contract: next(error), a throw or a rejected promise go to the error step; after the
+  // last step the request goes on to express's final handler (404), as before.
+  const pipeline = runSteps(steps, failures);
+  app.use((req: Request, res: Response, next: NextFunction) => pipeline(req, res, next));
   return app;
 }
 

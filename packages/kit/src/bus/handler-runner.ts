@@ -61,6 +61,11 @@ export interface RawDurableMessage extends RawMessage {
   seq: number;
   deliveryCount: number;
   msgId: string;
+  /**
+   * In-memory bus only, on a confirmed stream (MemoryBusOptions.confirmedBy): the publisher's
+   * payload itself for its confirming consumer, in place of `data` (docs/adr/0076).
+   */
+  handed?: { value: unknown };
 }
 
 export interface ConsumeSettings {
@@ -106,7 +111,9 @@ export async function runDurableBatch(
   const handed: number[] = [];
   for (const [index, raw] of raws.entries()) {
     try {
-      messages.push({ ...raw, data: decodePayload(raw.data), headers: { ...raw.headers } });
+      const { subject, seq, deliveryCount, msgId, handed: object } = raw;
+      const data = object === undefined ? decodePayload(raw.data) : object.value;
+      messages.push({ subject, data, headers: { ...raw.headers }, seq, deliveryCount, msgId });
       handed.push(index);
     } catch (error) {
       logger.error({ err: error, ...where(raw) }, 'durable message is not JSON; given up');

@@ -77,6 +77,12 @@ export class MemoryBroker {
     return receivers.length;
   }
 
+  /** Whether any subscription would receive a message on this subject. */
+  reaches(subject: string): boolean {
+    const { plain, groups } = this.#audienceOf(subject);
+    return plain.length > 0 || groups.size > 0;
+  }
+
   #audienceOf(subject: string): Audience {
     const kept = this.#audiences.get(subject);
     if (kept !== undefined) return kept;

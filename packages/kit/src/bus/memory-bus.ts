@@ -2,7 +2,9 @@
  * The in-process bus for the embedded mode and unit tests. Each MemoryBus is one "connection" to
  * a MemoryBroker; buses sharing a broker behave like processes sharing a nats-server (queue
  * groups, durable consumers). Payloads cross as JSON text, errors as reply headers, exactly as on
- * NATS, so code tested here behaves the same over the wire.
+ * NATS, so code tested here behaves the same over the wire. One exception, in process only: on a
+ * confirmed stream (confirmedBy, the embedded mode's audit) the confirming consumer is handed the
+ * published object itself (docs/adr/0076).
  */
 import { pino } from 'pino';
 import type { Logger } from '../log/logger.ts';
@@ -182,20 +184,32 @@ export class MemoryBus implements Bus {
     assertLiteralSubject(subject);
     const stream = this.broker.streamFor(subject);
     if (!stream) throw new BusNoRespondersError(subject, { message: `No stream stores ${subject}.` });
-    const message = this.#message(subject, payload, options.headers);
-    const ack = stream.store({ ...message, msgId: options.msgId });
-    // A durable publish is also a plain publish, as on NATS: live subscribers see it too.
-    if (!ack.duplicate) this.broker.route(message);
     const confirmer = this.#confirmedBy.get(stream.name);
-    if (confirmer !== undefined) {
-      await this.#confirmed(
-        stream,
-        subject,
-        confirmer,
-        ack.seq,
-        options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS,
-      );
+    if (confirmer === undefined) {
+      const message = this.#message(subject, payload, options.headers);
+      const ack = stream.store({ ...message, msgId: options.msgId });
+      // A durable publish is also a plain publish, as on NATS: live subscribers see it too.
+      if (!ack.duplicate) this.broker.route(message);
+      return ack;
     }
+    // A confirmed stream stands in for a durable one in this process (the embedded mode's audit):
+    // its confirming consumer is handed the payload itself, not a JSON copy to parse again; the
+    // payload is encoded only for another consumer or a live subscriber (docs/adr/0076). The
+    // publisher must not change it afterwards; the consumer checks it as it would a decoded one.
+    const headers = normalizeHeaders(options.headers);
+    const value = payload === undefined ? null : payload;
+    const handed = { to: confirmer, value };
+    const ack = stream.store({ subject, data: undefined, headers, msgId: options.msgId, handed });
+    if (!ack.duplicate && this.broker.reaches(subject)) {
+      this.broker.route({ subject, data: encodePayload(value), headers });
+    }
+    await this.#confirmed(
+      stream,
+      subject,
+      confirmer,
+      ack.seq,
+      options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS,
+    );
     return ack;
   }
 

@@ -3,6 +3,8 @@
  * publish on AUDIT resolves only once that durable consumer acknowledged the message (its batch
  * resolved, i.e. the rows committed), and fails as a publish does when that does not happen in
  * time. Without the option a publish resolves once the stream stored the message, as before.
+ * The confirming consumer is handed the published object itself (no JSON round trip in one
+ * process, docs/adr/0076); every other receiver gets its own JSON copy, as over the wire.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Collector, deferred, rejectionOf } from './bus-test-helpers.ts';
@@ -119,6 +121,24 @@ describe('MemoryBus confirmedBy', () => {
       bus.publishDurable(SUBJECT, { n: 1 }, { msgId: 'e1', timeoutMs: 60_000 }),
     );
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    await bus.close();
+  });
+
+  test('the confirming consumer is handed the payload itself; another consumer and a live subscriber get JSON copies', async () => {
+    const bus = await confirmedBus();
+    const payload = { n: 1, at: new Date('2026-11-25T04:00:00.000Z'), gone: undefined };
+    const handed = new Collector<unknown>();
+    const copied = new Collector<unknown>();
+    const live = new Collector<unknown>();
+    await bus.consume('AUDIT', 'audit-writer', async (message) => handed.push(message.data));
+    await bus.consume('AUDIT', 'someone-else', async (message) => copied.push(message.data));
+    await bus.peer().subscribe(SUBJECT, (message) => live.push(message.data));
+
+    await bus.publishDurable(SUBJECT, payload, { msgId: 'e1' });
+    expect((await handed.atLeast(1))[0]).toBe(payload);
+    const copy = { n: 1, at: '2026-11-25T04:00:00.000Z' };
+    expect((await copied.atLeast(1))[0]).toStrictEqual(copy);
+    expect((await live.atLeast(1))[0]).toStrictEqual(copy);
     await bus.close();
   });
 

@@ -10,14 +10,21 @@
  */
 import type { ConsumeSettings, DurableOutcome, RawDurableMessage } from './handler-runner.ts';
 import type { Headers } from './types.ts';
+import { encodePayload } from './wire.ts';
 
 /** A message as a stream keeps it. */
 export interface StoredMessage {
   seq: number;
   subject: string;
-  data: string;
+  /** The payload as JSON text; with `handed`, encoded at the first delivery to another consumer. */
+  data: string | undefined;
   headers: Headers;
   msgId: string;
+  /**
+   * On a confirmed stream (MemoryBusOptions.confirmedBy): the publisher's payload itself, handed
+   * to the confirming consumer `to` without a JSON copy (docs/adr/0076).
+   */
+  handed?: { to: string; value: unknown };
 }
 
 /** What a consumer reads of its stream (memory-stream.ts), named here so neither imports the other. */
@@ -127,7 +134,16 @@ export class MemoryConsumer {
     const messages = seqs.map((seq) => {
       const deliveryCount = (this.#unacked.get(seq) ?? 0) + 1;
       this.#unacked.set(seq, deliveryCount);
-      return { ...this.#stream.message(seq)!, deliveryCount };
+      const stored = this.#stream.message(seq)!;
+      const { subject, headers, msgId, handed } = stored;
+      if (handed === undefined)
+        return { seq, subject, data: stored.data ?? '', headers, msgId, deliveryCount };
+      if (handed.to === this.name) {
+        return { seq, subject, data: '', headers, msgId, deliveryCount, handed: { value: handed.value } };
+      }
+      // Any other consumer gets its own copy, as over the wire.
+      stored.data ??= encodePayload(handed.value);
+      return { seq, subject, data: stored.data, headers, msgId, deliveryCount };
     });
     worker.current = worker.run(messages).then((outcomes) => {
       worker.current = undefined;

@@ -19,6 +19,24 @@ type Output = (typeof OUTPUTS)[number];
 // The four methods have different overloads; the gate only stores and replays their arguments.
 type Method = (...args: unknown[]) => unknown;
 
+/** Where a held response keeps its gate, for the four shared wrappers below. */
+const GATE = Symbol('auditGate');
+type Gated = ServerResponse & { [GATE]: AuditGate };
+
+/**
+ * One wrapper per output method for every response, made once: each finds its response's gate
+ * (`this[GATE]`) instead of closing over it, so holding a response makes no new functions
+ * (four closures, a map and a set per request before: docs/adr/0076).
+ */
+const WRAPPERS = Object.fromEntries(
+  OUTPUTS.map((method) => [
+    method,
+    function (this: Gated, ...args: unknown[]): unknown {
+      return this[GATE].pass(method, args);
+    },
+  ]),
+) as Record<Output, Method>;
+
 /** What is known about the answer when the gate closes. */
 export interface HeldAnswer {
   status: number;
@@ -28,9 +46,11 @@ export interface HeldAnswer {
 
 export class AuditGate {
   readonly #res: ServerResponse;
-  readonly #originals = new Map<Output, Method>();
+  readonly #onHeld: () => void;
+  /** The response's own output methods, in OUTPUTS order. */
+  readonly #originals: Method[];
   readonly #queue: Array<{ method: Output; args: unknown[] }> = [];
-  readonly #keepHeaders: ReadonlySet<string>;
+  readonly #keepHeaders: readonly string[];
   #phase: 'open' | 'held' | 'released' | 'replaced' = 'open';
   #ended = false;
   #bodyBytes = 0;
@@ -40,16 +60,20 @@ export class AuditGate {
   /** Headers already set now (request id, security headers) are kept on a replacement answer. */
   constructor(res: ServerResponse, onHeld: () => void) {
     this.#res = res;
-    this.#keepHeaders = new Set(res.getHeaderNames());
-    const target = res as unknown as Record<Output, Method>;
-    for (const method of OUTPUTS) {
-      const original = target[method];
-      this.#originals.set(method, original);
-      target[method] = (...args: unknown[]) => {
-        if (this.#phase === 'released') return original.apply(res, args);
-        return this.#intercept(method, args, onHeld);
-      };
-    }
+    this.#onHeld = onHeld;
+    this.#keepHeaders = res.getHeaderNames();
+    const target = res as unknown as Record<Output, Method> & { [GATE]?: AuditGate };
+    // A second gate would take the first one's wrappers for the response's own methods.
+    if (target[GATE] !== undefined) throw new Error('a response is held by one audit gate only');
+    this.#originals = OUTPUTS.map((method) => target[method]);
+    target[GATE] = this;
+    for (const method of OUTPUTS) target[method] = WRAPPERS[method];
+  }
+
+  /** A call of one of the response's output methods, through its wrapper. */
+  pass(method: Output, args: unknown[]): unknown {
+    if (this.#phase === 'released') return this.#call(method, args);
+    return this.#intercept(method, args);
   }
 
   /** Whether no output was attempted yet (the answer is still being worked out). */
@@ -94,7 +118,7 @@ export class AuditGate {
     this.#queue.length = 0;
     const res = this.#res;
     if (res.headersSent || res.destroyed) return void res.destroy();
-    for (const name of res.getHeaderNames()) if (!this.#keepHeaders.has(name)) res.removeHeader(name);
+    for (const name of res.getHeaderNames()) if (!this.#keepHeaders.includes(name)) res.removeHeader(name);
     res.statusCode = status;
     res.setHeader('content-type', 'application/json; charset=utf-8');
     res.setHeader('content-length', Buffer.byteLength(body));
@@ -112,7 +136,7 @@ export class AuditGate {
     if (this.#phase === 'open') this.#phase = 'replaced';
   }
 
-  #intercept(method: Output, args: unknown[], onHeld: () => void): unknown {
+  #intercept(method: Output, args: unknown[]): unknown {
     if (this.#phase === 'replaced') {
       const callback = args.findLast((arg) => typeof arg === 'function') as (() => void) | undefined;
       if (callback !== undefined && method !== 'writeHead') process.nextTick(callback);
@@ -122,7 +146,7 @@ export class AuditGate {
     this.#queue.push({ method, args });
     if (this.#phase === 'open') {
       this.#phase = 'held';
-      queueMicrotask(onHeld);
+      queueMicrotask(this.#onHeld);
     }
     return method === 'write' ? false : method === 'flushHeaders' ? undefined : this.#res;
   }
@@ -142,7 +166,7 @@ export class AuditGate {
   }
 
   #call(method: Output, args: unknown[]): unknown {
-    return (this.#originals.get(method) as Method).apply(this.#res, args);
+    return (this.#originals[OUTPUTS.indexOf(method)] as Method).apply(this.#res, args);
   }
 }
 
