@@ -319,6 +319,57 @@ describe('an unchanged memory is not sent again', () => {
     }
   });
 
+  test('the answer is byte for byte the JSON of its parts, fresh or kept, with text of more bytes than characters', async () => {
+    stack.issue('utf8-memory', 'read', { sub: 'acc-utf8', account_id: 'acc-utf8' });
+    // Emoji (4 bytes, 2 UTF-16 units), accents (2 bytes) and a CJK character (3 bytes) in every part
+    // the gateway writes or splices: the Content-Length and the bytes must be the UTF-8 ones.
+    const entries: MemoryEntry[] = Array.from({ length: 200 }, (_, n) => ({
+      id: `mem_${n}`,
+      content: `Note ${n}: café crème, naïve Zoë 🎉🧠 東 — ${'é'.repeat(n % 7)}`,
+      agentId: n % 2 === 0 ? 'agt_1' : null,
+      createdAt: '2026-11-02T09:00:00.000Z',
+    }));
+    const persona = {
+      ...brainContext.persona,
+      soul_content: 'Sei höflich 😊, antworte kurz.',
+    } as BrainContext['persona'];
+    const user = { ...brainContext.user, name: 'Zoë Ångström 🌍' } as BrainContext['user'];
+    const memoryJson = JSON.stringify(entries);
+    await answer(BrainSubjects.contextGet, (msg) => {
+      const { query } = msg.data as { query: { memoryVersion?: string } };
+      const reply = { ...brainContext, persona, user, memoryVersion: '41', memoryCount: 100_000 };
+      return { ...reply, memoryJson: query.memoryVersion === '41' ? null : memoryJson };
+    });
+    await answer(ProxySubjects.servicesList, () => services);
+    const expected = Buffer.from(
+      JSON.stringify({
+        persona,
+        user,
+        memory: entries,
+        memoryCount: 100_000,
+        services: services.services,
+        endpoints: endpointsWhileAlone(['read']),
+        unavailable: [],
+      }),
+    );
+    expect(expected.length).toBeGreaterThan(JSON.stringify(entries).length + 2_000);
+    try {
+      // The first answer carries the memory as the brain sent it, the second the gateway's copy.
+      for (const round of ['sent', 'kept']) {
+        const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`, {
+          headers: { authorization: 'Bearer utf8-memory' },
+        });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        expect({ round, status: response.status }).toEqual({ round, status: 200 });
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(response.headers.get('content-length')).toBe(String(expected.length));
+        expect(bytes.equals(expected)).toBe(true);
+      }
+    } finally {
+      await stopAnswering();
+    }
+  });
+
   test('a brain that leaves out a memory the gateway did not ask with makes its parts unavailable', async () => {
     stack.issue('unknown-memory', 'read', { sub: 'acc-unknown', account_id: 'acc-unknown' });
     await answer(BrainSubjects.contextGet, () => ({ ...brainContext, memoryJson: null, memoryVersion: '7' }));
