@@ -333,36 +333,63 @@ describe('an unchanged memory is not sent again', () => {
       ...brainContext.persona,
       soul_content: 'Sei höflich 😊, antworte kurz.',
     } as BrainContext['persona'];
-    const user = { ...brainContext.user, name: 'Zoë Ångström 🌍' } as BrainContext['user'];
+    const owner = { ...brainContext.user, name: 'Zoë Ångström 🌍' } as BrainContext['user'];
     const memoryJson = JSON.stringify(entries);
+    // What the brain and the proxy answer now; the memory itself stays at one version throughout.
+    let now = { user: owner, memoryCount: 100_000, services: services.services };
     await answer(BrainSubjects.contextGet, (msg) => {
       const { query } = msg.data as { query: { memoryVersion?: string } };
-      const reply = { ...brainContext, persona, user, memoryVersion: '41', memoryCount: 100_000 };
+      const { user, memoryCount } = now;
+      const reply = { ...brainContext, persona, user, memoryVersion: '41', memoryCount };
       return { ...reply, memoryJson: query.memoryVersion === '41' ? null : memoryJson };
     });
-    await answer(ProxySubjects.servicesList, () => services);
-    const expected = Buffer.from(
-      JSON.stringify({
-        persona,
-        user,
-        memory: entries,
-        memoryCount: 100_000,
-        services: services.services,
-        endpoints: endpointsWhileAlone(['read']),
-        unavailable: [],
-      }),
-    );
-    expect(expected.length).toBeGreaterThan(JSON.stringify(entries).length + 2_000);
+    await answer(ProxySubjects.servicesList, () => ({ services: now.services }));
+    const endpoints = endpointsWhileAlone(['read']);
+    const rounds = [
+      // The memory as the brain sent it, then the gateway's copy (twice: its last answer again).
+      { round: 'sent', ...now },
+      { round: 'kept', ...now },
+      { round: 'kept again', ...now },
+      // Every other part still written as it is now, the memory the same bytes.
+      {
+        round: 'services changed',
+        ...now,
+        services: services.services.map((service) => ({
+          ...service,
+          displayName: `${service.displayName} ✓`,
+        })),
+      },
+      { round: 'count changed', ...now, memoryCount: 100_001 },
+      { round: 'owner changed', ...now, user: { ...owner, summary: 'Mag Käse 🧀' } },
+      { round: 'as at first', ...now },
+    ];
+    expect(Buffer.byteLength(memoryJson)).toBeGreaterThan(memoryJson.length + 2_000);
     try {
-      // The first answer carries the memory as the brain sent it, the second the gateway's copy.
-      for (const round of ['sent', 'kept']) {
+      for (const { round, ...parts } of rounds) {
+        now = parts;
+        const { user, memoryCount, services } = parts;
+        const expected = Buffer.from(
+          JSON.stringify({
+            persona,
+            user,
+            memory: entries,
+            memoryCount,
+            services,
+            endpoints,
+            unavailable: [],
+          }),
+        );
         const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`, {
           headers: { authorization: 'Bearer utf8-memory' },
         });
         const bytes = Buffer.from(await response.arrayBuffer());
         expect({ round, status: response.status }).toEqual({ round, status: 200 });
         expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-        expect(response.headers.get('content-length')).toBe(String(expected.length));
+        expect({ round, length: response.headers.get('content-length') }).toEqual({
+          round,
+          length: String(expected.length),
+        });
+        expect({ round, text: bytes.toString() }).toEqual({ round, text: expected.toString() });
         expect(bytes.equals(expected)).toBe(true);
       }
     } finally {

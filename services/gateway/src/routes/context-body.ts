@@ -2,16 +2,58 @@
  * The context's answer as bytes. The two large parts, the memory (the brain's JSON text, up to 200
  * entries and 64 KiB of content) and the endpoint list (domain/scope-listing.ts), are kept as
  * UTF-8 buffers, encoded once per memory version and once per scope set; the small parts around
- * them are written per request, straight into the answer's one buffer, and the large ones copied
- * in. Express sends a buffer as it is (its length is the Content-Length), so no per-request string
- * of the whole answer is built, flattened, measured and encoded again (docs/adr/0075).
+ * them are written per request, and the answer is one buffer, which express sends as it is (its
+ * length is the Content-Length). No per-request string of the whole answer is built, flattened,
+ * measured and encoded again, and while nothing but the memory is large and nothing changed, the
+ * last answer's buffer is sent again: no copy and no allocation of the ~45 kB per request
+ * (docs/adr/0075).
  */
-
 import type { GatewayContext } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
 
+/** The last body written with a memory, with the text of the parts around the memory in it. */
+interface WrittenBody {
+  head: string;
+  middle: string;
+  tail: string;
+  endpoints: Buffer;
+  body: Buffer;
+}
+
+/**
+ * A memory's JSON text as UTF-8, and the last answer written with it. Its bytes are held once:
+ * after the first answer they are a view of that answer's buffer (which is never written to
+ * again), so a kept memory and its last answer cost one copy of the memory, not two.
+ */
+export class MemoryText {
+  #json: Buffer;
+  #written: WrittenBody | undefined;
+
+  constructor(json: Buffer) {
+    this.#json = json;
+  }
+
+  get json(): Buffer {
+    return this.#json;
+  }
+
+  /** The body last written with this memory, if the parts around it write the same text and list. */
+  writtenWith(head: string, middle: string, tail: string, endpoints: Buffer): Buffer | undefined {
+    const last = this.#written;
+    // The strings are compared by content: each request parses its parts afresh.
+    if (last === undefined || last.endpoints !== endpoints) return undefined;
+    return last.head === head && last.middle === middle && last.tail === tail ? last.body : undefined;
+  }
+
+  /** Keeps `written` as the last body; the memory's bytes are read from it from now on. */
+  wrote(written: WrittenBody, at: number): void {
+    this.#json = written.body.subarray(at, at + this.#json.length);
+    this.#written = written;
+  }
+}
+
 /** The context as assembled: the memory still the brain's JSON, as UTF-8; the endpoints left to the listing. */
-export type ContextParts = Omit<GatewayContext, 'memory' | 'endpoints'> & { memory: Buffer | null };
+export type ContextParts = Omit<GatewayContext, 'memory' | 'endpoints'> & { memory: MemoryText | null };
 
 /**
  * The body, in GatewayContext's order of keys, with two parts spliced in as JSON: the memory as
@@ -26,8 +68,16 @@ export function contextBody(parts: ContextParts, endpoints: Buffer): Buffer {
   const head = `{"persona":${JSON.stringify(persona)},"user":${JSON.stringify(user)},"memory":`;
   const middle = `,"memoryCount":${JSON.stringify(memoryCount)},"services":${JSON.stringify(services)},"endpoints":`;
   const tail = `,"unavailable":${JSON.stringify(unavailable)}}`;
-  const pieces =
-    memory === null ? [`${head}null${middle}`, endpoints, tail] : [head, memory, middle, endpoints, tail];
+  if (memory === null) return written([`${head}null${middle}`, endpoints, tail]);
+  const again = memory.writtenWith(head, middle, tail, endpoints);
+  if (again !== undefined) return again;
+  const body = written([head, memory.json, middle, endpoints, tail]);
+  memory.wrote({ head, middle, tail, endpoints, body }, Buffer.byteLength(head));
+  return body;
+}
+
+/** The pieces in one new buffer. */
+function written(pieces: Array<string | Buffer>): Buffer {
   let length = 0;
   for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
   // Not zero-filled: every byte is written below, which the check after it makes sure of.

@@ -37,7 +37,7 @@ import type { LocalHandler } from '../pipeline/dispatch.ts';
 import { identityHeaders } from '../pipeline/identity-headers.ts';
 import { state } from '../pipeline/state.ts';
 import type { ContextParts } from './context-body.ts';
-import { contextBody } from './context-body.ts';
+import { contextBody, MemoryText } from './context-body.ts';
 
 type Part = UnavailablePart['part'];
 type Code = UnavailablePart['code'];
@@ -80,13 +80,15 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; code: Code; message: str
  */
 interface KnownMemory {
   version: string;
-  json: Buffer;
+  text: MemoryText;
 }
 
 /**
  * How many accounts' memories the gateway keeps (the ones asked most recently); as the brain's
  * own (services/brain/src/store/context-store.ts): near 40 MiB at worst, a handful of accounts
- * in practice.
+ * in practice. Each memory's bytes are held once, inside the last answer written with it, whose
+ * other parts (a persona's soul_content of up to 32 KiB, the endpoint list) add about 20 MiB more
+ * at worst (context-body.ts).
  */
 const KNOWN_ACCOUNTS = 512;
 
@@ -173,9 +175,9 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     if (!outcome.ok) return outcome;
     const { memoryJson, memoryVersion, ...parts } = outcome.value;
     if (memoryJson !== null) {
-      const json = Buffer.from(memoryJson);
-      known.keep(accountId, { version: memoryVersion, json });
-      return { ok: true, value: { ...parts, memory: json } };
+      const text = new MemoryText(Buffer.from(memoryJson));
+      known.keep(accountId, { version: memoryVersion, text });
+      return { ok: true, value: { ...parts, memory: text } };
     }
     // Left out: the memory is the version asked with, the one `had` holds.
     if (had === undefined || had.version !== memoryVersion) {
@@ -190,7 +192,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       };
     }
     known.keep(accountId, had);
-    return { ok: true, value: { ...parts, memory: had.json } };
+    return { ok: true, value: { ...parts, memory: had.text } };
   }
 
   return async (_req: Request, res: Response) => {
@@ -211,7 +213,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
 }
 
 /** The brain's parts as the context uses them: its memory's text as UTF-8, whether sent or known. */
-type BrainParts = Omit<BrainContext, 'memoryJson' | 'memoryVersion'> & { memory: Buffer };
+type BrainParts = Omit<BrainContext, 'memoryJson' | 'memoryVersion'> & { memory: MemoryText };
 
 function assemble(
   readable: Set<Part>,
