@@ -319,6 +319,84 @@ describe('an unchanged memory is not sent again', () => {
     }
   });
 
+  test('the answer is byte for byte the JSON of its parts, fresh or kept, with text of more bytes than characters', async () => {
+    stack.issue('utf8-memory', 'read', { sub: 'acc-utf8', account_id: 'acc-utf8' });
+    // Emoji (4 bytes, 2 UTF-16 units), accents (2 bytes) and a CJK character (3 bytes) in every part
+    // the gateway writes or splices: the Content-Length and the bytes must be the UTF-8 ones.
+    const entries: MemoryEntry[] = Array.from({ length: 200 }, (_, n) => ({
+      id: `mem_${n}`,
+      content: `Note ${n}: café crème, naïve Zoë 🎉🧠 東 — ${'é'.repeat(n % 7)}`,
+      agentId: n % 2 === 0 ? 'agt_1' : null,
+      createdAt: '2026-11-02T09:00:00.000Z',
+    }));
+    const persona = {
+      ...brainContext.persona,
+      soul_content: 'Sei höflich 😊, antworte kurz.',
+    } as BrainContext['persona'];
+    const owner = { ...brainContext.user, name: 'Zoë Ångström 🌍' } as BrainContext['user'];
+    const memoryJson = JSON.stringify(entries);
+    // What the brain and the proxy answer now; the memory itself stays at one version throughout.
+    let now = { user: owner, memoryCount: 100_000, services: services.services };
+    await answer(BrainSubjects.contextGet, (msg) => {
+      const { query } = msg.data as { query: { memoryVersion?: string } };
+      const { user, memoryCount } = now;
+      const reply = { ...brainContext, persona, user, memoryVersion: '41', memoryCount };
+      return { ...reply, memoryJson: query.memoryVersion === '41' ? null : memoryJson };
+    });
+    await answer(ProxySubjects.servicesList, () => ({ services: now.services }));
+    const endpoints = endpointsWhileAlone(['read']);
+    const rounds = [
+      // The memory as the brain sent it, then the gateway's copy (twice: its last answer again).
+      { round: 'sent', ...now },
+      { round: 'kept', ...now },
+      { round: 'kept again', ...now },
+      // Every other part still written as it is now, the memory the same bytes.
+      {
+        round: 'services changed',
+        ...now,
+        services: services.services.map((service) => ({
+          ...service,
+          displayName: `${service.displayName} ✓`,
+        })),
+      },
+      { round: 'count changed', ...now, memoryCount: 100_001 },
+      { round: 'owner changed', ...now, user: { ...owner, summary: 'Mag Käse 🧀' } },
+      { round: 'as at first', ...now },
+    ];
+    expect(Buffer.byteLength(memoryJson)).toBeGreaterThan(memoryJson.length + 2_000);
+    try {
+      for (const { round, ...parts } of rounds) {
+        now = parts;
+        const { user, memoryCount, services } = parts;
+        const expected = Buffer.from(
+          JSON.stringify({
+            persona,
+            user,
+            memory: entries,
+            memoryCount,
+            services,
+            endpoints,
+            unavailable: [],
+          }),
+        );
+        const response = await fetch(`${stack.gateway.url}/api/v1/gateway/context`, {
+          headers: { authorization: 'Bearer utf8-memory' },
+        });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        expect({ round, status: response.status }).toEqual({ round, status: 200 });
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect({ round, length: response.headers.get('content-length') }).toEqual({
+          round,
+          length: String(expected.length),
+        });
+        expect({ round, text: bytes.toString() }).toEqual({ round, text: expected.toString() });
+        expect(bytes.equals(expected)).toBe(true);
+      }
+    } finally {
+      await stopAnswering();
+    }
+  });
+
   test('a brain that leaves out a memory the gateway did not ask with makes its parts unavailable', async () => {
     stack.issue('unknown-memory', 'read', { sub: 'acc-unknown', account_id: 'acc-unknown' });
     await answer(BrainSubjects.contextGet, () => ({ ...brainContext, memoryJson: null, memoryVersion: '7' }));

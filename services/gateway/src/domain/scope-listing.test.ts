@@ -18,7 +18,7 @@ describe('scopeListing', () => {
         .map((endpoint) => ({ ...endpoint, available: true }));
       expect(listing.expanded).toEqual(expandScopes(scopes));
       expect(listing.endpoints).toEqual(allowed);
-      expect(JSON.parse(listing.endpointsJson)).toEqual(allowed);
+      expect(JSON.parse(listing.endpointsJson.toString())).toEqual(allowed);
     },
   );
 

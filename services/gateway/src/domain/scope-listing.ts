@@ -1,7 +1,7 @@
 /**
  * What a set of scopes implies for the documents that list it, the capabilities and the context:
  * the expanded scopes and the listed endpoints the scopes allow, each with whether its service
- * runs now (also as JSON text, which the context splices into its answer). Endpoints the scopes do
+ * runs now (also as JSON, UTF-8, which the context splices into its answer). Endpoints the scopes do
  * not allow are left out: both documents are "what this token may call" (docs/adr/0062).
  *
  * It depends on the scopes and the set of running services alone (the route table and the scope
@@ -19,7 +19,8 @@ import { availabilityOf } from './availability.ts';
 export interface ScopeListing {
   expanded: string[];
   endpoints: EndpointAccess[];
-  endpointsJson: string;
+  /** The endpoints' JSON as UTF-8: the context writes it as bytes (routes/context-body.ts). */
+  endpointsJson: Buffer;
 }
 
 /**
@@ -45,7 +46,11 @@ export function scopeListing(scopes: readonly string[], directory: DirectorySnap
     const endpoints = endpointsForScopes(scopes)
       .filter((endpoint) => endpoint.allowed)
       .map((endpoint) => ({ ...endpoint, ...availabilityOf(routeById(endpoint.id), directory.running) }));
-    listing = { expanded: expandScopes(scopes), endpoints, endpointsJson: JSON.stringify(endpoints) };
+    listing = {
+      expanded: expandScopes(scopes),
+      endpoints,
+      endpointsJson: Buffer.from(JSON.stringify(endpoints)),
+    };
     if (byScopes.size >= BY_SCOPES_MAX) byScopes.clear();
     byScopes.set(key, listing);
   }

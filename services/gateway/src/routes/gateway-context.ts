@@ -17,7 +17,6 @@ import type {
   Endpoint,
   EndpointInput,
   EndpointReply,
-  GatewayContext,
   ServiceList,
   UnavailablePart,
 } from '@pag/contracts';
@@ -37,6 +36,8 @@ import { scopeListing } from '../domain/scope-listing.ts';
 import type { LocalHandler } from '../pipeline/dispatch.ts';
 import { identityHeaders } from '../pipeline/identity-headers.ts';
 import { state } from '../pipeline/state.ts';
+import type { ContextParts } from './context-body.ts';
+import { contextBody, MemoryText } from './context-body.ts';
 
 type Part = UnavailablePart['part'];
 type Code = UnavailablePart['code'];
@@ -73,16 +74,21 @@ export function readableParts(scopes: readonly string[]): Set<Part> {
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; code: Code; message: string };
 
-/** A memory as this gateway last had it from the brain: its text and the version it is of. */
+/**
+ * A memory as this gateway last had it from the brain: its JSON text as UTF-8 (encoded once, when
+ * it came: the answer is written as bytes, context-body.ts) and the version it is of.
+ */
 interface KnownMemory {
   version: string;
-  json: string;
+  text: MemoryText;
 }
 
 /**
  * How many accounts' memories the gateway keeps (the ones asked most recently); as the brain's
  * own (services/brain/src/store/context-store.ts): near 40 MiB at worst, a handful of accounts
- * in practice.
+ * in practice. Each memory's bytes are held once, inside the last answer written with it, whose
+ * other parts (a persona's soul_content of up to 32 KiB, the endpoint list) add about 20 MiB more
+ * at worst (context-body.ts).
  */
 const KNOWN_ACCOUNTS = 512;
 
@@ -169,8 +175,9 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
     if (!outcome.ok) return outcome;
     const { memoryJson, memoryVersion, ...parts } = outcome.value;
     if (memoryJson !== null) {
-      known.keep(accountId, { version: memoryVersion, json: memoryJson });
-      return { ok: true, value: { ...parts, memoryJson } };
+      const text = new MemoryText(Buffer.from(memoryJson));
+      known.keep(accountId, { version: memoryVersion, text });
+      return { ok: true, value: { ...parts, memory: text } };
     }
     // Left out: the memory is the version asked with, the one `had` holds.
     if (had === undefined || had.version !== memoryVersion) {
@@ -185,7 +192,7 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
       };
     }
     known.keep(accountId, had);
-    return { ok: true, value: { ...parts, memoryJson: had.json } };
+    return { ok: true, value: { ...parts, memory: had.text } };
   }
 
   return async (_req: Request, res: Response) => {
@@ -205,28 +212,8 @@ export function gatewayContextHandler(options: GatewayContextOptions): LocalHand
   };
 }
 
-/** The context as assembled: the memory still the brain's JSON text, the endpoints left to the listing. */
-type ContextParts = Omit<GatewayContext, 'memory' | 'endpoints'> & { memoryJson: string | null };
-
-/**
- * The answer's text, in GatewayContext's order of keys, with two parts spliced in as JSON text:
- * the memory as the brain sent it and the endpoint list of the token's scopes (written once per
- * scope set, domain/scope-listing.ts). The brain's JSON of the entries is PostgreSQL's, written
- * from typed columns when each entry was stored; BrainContext checked it is an array, and reading
- * and writing 200 entries again here cost more than everything else the gateway does for the
- * context (docs/adr/0043, "Third round"). Every other part is parsed and checked as before.
- */
-export function contextBody(parts: ContextParts, endpointsJson: string): string {
-  const { persona, user, memoryJson, memoryCount, services, unavailable } = parts;
-  return (
-    `{"persona":${JSON.stringify(persona)},"user":${JSON.stringify(user)},"memory":${memoryJson ?? 'null'},` +
-    `"memoryCount":${JSON.stringify(memoryCount)},"services":${JSON.stringify(services)},` +
-    `"endpoints":${endpointsJson},"unavailable":${JSON.stringify(unavailable)}}`
-  );
-}
-
-/** The brain's parts as the context uses them: its memory's text, whether sent or known. */
-type BrainParts = Omit<BrainContext, 'memoryJson' | 'memoryVersion'> & { memoryJson: string };
+/** The brain's parts as the context uses them: its memory's text as UTF-8, whether sent or known. */
+type BrainParts = Omit<BrainContext, 'memoryJson' | 'memoryVersion'> & { memory: MemoryText };
 
 function assemble(
   readable: Set<Part>,
@@ -251,7 +238,7 @@ function assemble(
   return {
     persona: brainPart('persona', 'persona'),
     user: brainPart('user', 'user'),
-    memoryJson: brainPart('memory', 'memoryJson'),
+    memory: brainPart('memory', 'memory'),
     // The count travels with the memory part: it is there exactly when the memory is.
     memoryCount: readable.has('memory') && brain?.ok === true ? brain.value.memoryCount : null,
     services: pick('services', 'proxy', proxy)?.services ?? null,
