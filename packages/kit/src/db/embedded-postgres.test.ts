@@ -109,7 +109,7 @@ describe('startEmbeddedPostgres', () => {
     expect(await query(server.url, 'SELECT body FROM notes')).toEqual([{ body: 'before the crash' }]);
   });
 
-  test('starts over a stale postmaster.pid, whether its pid is dead or reused by another process', async () => {
+  test('starts over a stale postmaster.pid, whether its pid is dead, reused by another process or a zombie', async () => {
     const dataDir = await freshDataDir();
     const first = await startEmbeddedPostgres({ dataDir });
     const pidFile = await readFile(join(dataDir, 'postmaster.pid'), 'utf8');
@@ -133,6 +133,23 @@ describe('startEmbeddedPostgres', () => {
     const afterReuse = await started(startEmbeddedPostgres({ dataDir }));
     expect(await query(afterReuse.url, 'SELECT 1 AS up')).toEqual([{ up: 1 }]);
     expect(await isProcessAlive(unrelated.pid!)).toBe(true); // left alone
+    await afterReuse.stop();
+
+    // A postmaster killed with its owner stays a zombie until whoever adopted it reaps it; PostgreSQL
+    // takes a zombie's pid for a live server. Here `sleep` (exec'd by the shell) never reaps the
+    // shell's exited child `true`.
+    const adopter = spawn('bash', ['-c', 'true & echo $!; exec sleep 60'], { ...(await postgresRunAs()) });
+    cleanups.push(async () => {
+      adopter.kill('SIGKILL');
+      await once(adopter, 'exit');
+    });
+    const [printed] = (await once(adopter.stdout!, 'data')) as [Buffer];
+    const zombie = Number(printed.toString().trim());
+    const stateOf = async () => (await readFile(`/proc/${zombie}/stat`, 'utf8')).split(') ')[1]?.[0];
+    while ((await stateOf()) !== 'Z') await new Promise((done) => setTimeout(done, 10));
+    await withPid(zombie);
+    const afterZombie = await started(startEmbeddedPostgres({ dataDir }));
+    expect(await query(afterZombie.url, 'SELECT 1 AS up')).toEqual([{ up: 1 }]);
   });
 
   test('fails with PostgreSQL’s own reason when the port it was given is taken', async () => {

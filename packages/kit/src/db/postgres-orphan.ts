@@ -3,7 +3,10 @@
  * server, reparented, still runs on the data directory and its postmaster.pid names it, so a new
  * start would fail with "lock file already exists". Before starting we therefore look at that pid:
  *
- * - no such process (or a zombie): nothing to do; PostgreSQL removes a stale pid file itself;
+ * - no such process: nothing to do; PostgreSQL removes a stale pid file itself;
+ * - a zombie (a postmaster killed with its owner, not yet reaped by the process it was reparented
+ *   to): the file is removed. PostgreSQL's own check (`kill(pid, 0)`) takes a zombie for a live
+ *   server and refuses to start with "lock file already exists"; a zombie holds nothing;
  * - a live postmaster of this data directory, orphaned or started by this very process: shut it
  *   down with SIGINT (fast shutdown: committed data is kept, sessions end) and wait for its exit;
  * - a live postmaster of this directory whose parent is another live Node process: another stack
@@ -33,7 +36,17 @@ export async function stopOrphanedPostgres(dataDir: string, logger?: Logger): Pr
   const pid = Number(content?.split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0) return;
   const info = await readProcess(pid);
-  if (info === undefined || info.state === 'Z') return;
+  if (info === undefined) return;
+  if (info.state === 'Z') {
+    // Seen after kill -9 of a whole stack: the reaper (pid 1 here) had not yet collected the
+    // postmaster when the stack started again, and PostgreSQL refused the lock file.
+    logger?.warn(
+      { pid, dataDir },
+      'postmaster.pid names an exited process not yet reaped; removing the stale file',
+    );
+    await rm(pidFile, { force: true });
+    return;
+  }
 
   if (!(await isPostmasterOf(info, dataDir))) {
     logger?.warn(
