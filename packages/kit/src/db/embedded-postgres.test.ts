@@ -136,9 +136,12 @@ describe('startEmbeddedPostgres', () => {
     await afterReuse.stop();
 
     // A postmaster killed with its owner stays a zombie until whoever adopted it reaps it; PostgreSQL
-    // takes a zombie's pid for a live server. Here `sleep` (exec'd by the shell) never reaps the
-    // shell's exited child `true`.
-    const adopter = spawn('bash', ['-c', 'true & echo $!; exec sleep 60'], { ...(await postgresRunAs()) });
+    // takes a zombie's pid for a live server. Here the shell's child `sleep 0.3` exits after the
+    // shell has exec'd `sleep 60`, which never reaps it (a child exiting before the exec was reaped by
+    // bash itself: seen in CI, the pid was gone instead of a zombie).
+    const adopter = spawn('bash', ['-c', 'sleep 0.3 & echo $!; exec sleep 60'], {
+      ...(await postgresRunAs()),
+    });
     cleanups.push(async () => {
       adopter.kill('SIGKILL');
       await once(adopter, 'exit');
