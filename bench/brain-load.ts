@@ -17,7 +17,11 @@ import { PrismaClient } from '../services/brain/src/generated/prisma/client.ts';
 import { pag } from './capabilities-load.ts';
 import type { LoadOptions } from './measure.ts';
 
-const OWNER = { email: 'bench-brain@example.test', password: 'correct horse battery staple' };
+const PASSWORD = 'correct horse battery staple';
+/** The owner whose memory the context with an empty memory and the memory write use. */
+const OWNER = 'bench-brain@example.test';
+/** The owner whose memory is filled for the context with a full memory. */
+export const FULL_OWNER = 'bench-brain-full@example.test';
 export const CONTEXT_PATH = '/api/v1/gateway/context';
 export const MEMORY_PATH = '/api/v1/memory';
 /** The owner's entries in the second context measurement. */
@@ -31,16 +35,20 @@ export interface BrainSubject {
   token: string;
   /** Entries of the owner in brain.memory_entries, counted. */
   rows(): Promise<number>;
-  /** Inserts entries of the owner's agent (one statement) until the owner has `total`. */
+  /**
+   * Inserts entries of the owner's agent (one statement) until the owner has `total`, then
+   * vacuums and analyzes the table, as autovacuum would soon after: a memory that grew over
+   * months is in that state, and the vacuum of a fresh bulk insert is not the context's cost.
+   */
   fillMemory(total: number): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-export async function brainSubject(stack: StackProcess): Promise<BrainSubject> {
-  await pag(stack.dataDir, 'owner', 'create', '--email', OWNER.email, '--password', OWNER.password);
+export async function brainSubject(stack: StackProcess, email = OWNER): Promise<BrainSubject> {
+  await pag(stack.dataDir, 'owner', 'create', '--email', email, '--password', PASSWORD);
   const created = await pag(
     stack.dataDir,
-    ...['token', 'create', '--owner', OWNER.email, '--name', 'Bench brain agent', '--scopes', 'full'],
+    ...['token', 'create', '--owner', email, '--name', 'Bench brain agent', '--scopes', 'full'],
   );
   const token = created.at(-1) ?? '';
   const { databaseUrl } = JSON.parse(await readFile(join(stack.dataDir, 'stack.json'), 'utf8')) as {
@@ -78,6 +86,7 @@ export async function brainSubject(stack: StackProcess): Promise<BrainSubject> {
         SELECT 'mem_' || substr(md5(random()::text || g), 1, 22), ${owner.accountId}::uuid, ${owner.agentId},
                'bench: note ' || g || ', inserted by SQL for the context with a full memory'
         FROM generate_series(1, ${missing}::int) AS g`;
+      await db.$executeRawUnsafe('VACUUM (ANALYZE) brain.memory_entries');
     },
     [Symbol.asyncDispose]: () => db.$disconnect(),
   };
