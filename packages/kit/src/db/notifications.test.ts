@@ -6,10 +6,17 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import pg from 'pg';
 import { createLogger } from '../log/logger.ts';
+import { eventually } from '../testing/eventually.ts';
 import type { TestPostgres } from '../testing/postgres.ts';
 import { startTestPostgres } from '../testing/postgres.ts';
 import type { NotificationListener } from './notifications.ts';
 import { listenForNotifications } from './notifications.ts';
+
+/**
+ * The round trip's limit of the listeners here that are not about it: a loaded CI machine answers
+ * an empty query on loopback well within it (with the default 1 s a stall would read as `false`).
+ */
+const SYNC_TIMEOUT_MS = 10_000;
 
 let postgres: TestPostgres;
 let writer: pg.Client;
@@ -27,6 +34,7 @@ beforeAll(async () => {
     handler: (payload) => {
       heard.push(payload);
     },
+    syncTimeoutMs: SYNC_TIMEOUT_MS,
   });
 }, 60_000);
 
@@ -91,7 +99,12 @@ test('a listening connection that hangs answers false after the time-out, and tr
   } finally {
     process.kill(backend, 'SIGCONT');
   }
-  expect(await slow.sync()).toBe(true);
+  // Once resumed it answers again: waited for, since each round trip still has only 300 ms and
+  // the resumed backend first answers the round trip that timed out.
+  await eventually(async () => expect(await slow.sync()).toBe(true), {
+    what: 'the resumed listener completes a round trip',
+    timeoutMs: 10_000,
+  });
   await slow.close();
 });
 
@@ -101,6 +114,7 @@ test('a closed listener promises nothing', async () => {
     channel: 'kit_sync_test',
     logger: createLogger({ service: 'test', level: 'silent' }),
     handler: () => {},
+    syncTimeoutMs: SYNC_TIMEOUT_MS,
   });
   expect(await other.sync()).toBe(true);
   await other.close();
