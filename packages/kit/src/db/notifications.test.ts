@@ -108,6 +108,26 @@ test('a listening connection that hangs answers false after the time-out, and tr
   await slow.close();
 });
 
+test('a reply that came while this process was stalled past the time-out still counts', async () => {
+  const stalled = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_stall',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: () => {},
+    syncTimeoutMs: 100,
+  });
+  try {
+    // The empty query is written at the call; the thread then blocks (no event loop turn, no CPU)
+    // ten times the time-out while PostgreSQL answers. When it wakes, the timer is due and the
+    // reply is waiting in the socket: without the deferral the timer won (false).
+    const synced = stalled.sync();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+    expect(await synced).toBe(true);
+  } finally {
+    await stalled.close();
+  }
+});
+
 test('a closed listener promises nothing', async () => {
   const other = await listenForNotifications({
     databaseUrl: postgres.url,
