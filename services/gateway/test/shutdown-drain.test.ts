@@ -19,7 +19,9 @@ function get(url: string, agent: Agent): Promise<{ status: number; connection: s
 }
 
 test('closing with SHUTDOWN_DRAIN_MS: answers during the drain close their connection, then the port refuses', async () => {
-  const gateway = await startTestGateway({ SHUTDOWN_DRAIN_MS: '600' });
+  // The request during the drain must reach the gateway before the drain ends (then idle kept-alive
+  // connections are closed): 3 s, not 600 ms, so that a loaded machine's slow request still does.
+  const gateway = await startTestGateway({ SHUTDOWN_DRAIN_MS: '3000' });
   const agent = new Agent({ keepAlive: true });
   const capabilities = `${gateway.url}/api/v1/capabilities`;
   try {

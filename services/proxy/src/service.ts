@@ -50,6 +50,11 @@ export interface RunningProxy extends AsyncDisposable {
    */
   readonly credentials: CredentialCache;
   /**
+   * The lists of connected services this replica holds in memory (store/service-list-cache.ts):
+   * tests wait on it until each replica has kept an account's list.
+   */
+  readonly serviceLists: ServiceListCache;
+  /**
    * The same calls without the HTTP hop, for a gateway in this process (the embedded stack): the
    * request with the caller the gateway verified (http/in-process.ts, docs/adr/0069).
    */
@@ -181,6 +186,7 @@ export async function startProxy(deps: ProxyDeps): Promise<RunningProxy> {
     port,
     server,
     credentials,
+    serviceLists,
     inProcess: apps.inProcess,
     close,
     [Symbol.asyncDispose]: close,

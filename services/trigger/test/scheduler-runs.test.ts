@@ -245,6 +245,11 @@ describe('leases', () => {
         },
       }),
     );
+    // The holder has claimed the run before the watcher starts: started together, the watcher
+    // (its first pass at once, then every 50 ms) could claim the queued run first on a busy
+    // machine, and `started` would never resolve (jest's 30 s time-out in CI; reproduced by
+    // slowing the holder's claim by 300 ms).
+    await started.promise;
     const other = recordingExecutor();
     const watcher = startScheduler(
       deps({
@@ -254,7 +259,6 @@ describe('leases', () => {
       }),
     );
     try {
-      await started.promise;
       // The passage of time is what is tested: three leases, the watcher passing every 50 ms.
       await sleep(3 * LEASE_MS);
       await watcher.tick();

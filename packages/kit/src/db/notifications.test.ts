@@ -6,10 +6,17 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import pg from 'pg';
 import { createLogger } from '../log/logger.ts';
+import { eventually } from '../testing/eventually.ts';
 import type { TestPostgres } from '../testing/postgres.ts';
 import { startTestPostgres } from '../testing/postgres.ts';
 import type { NotificationListener } from './notifications.ts';
 import { listenForNotifications } from './notifications.ts';
+
+/**
+ * The round trip's limit of the listeners here that are not about it: a loaded CI machine answers
+ * an empty query on loopback well within it (with the default 1 s a stall would read as `false`).
+ */
+const SYNC_TIMEOUT_MS = 10_000;
 
 let postgres: TestPostgres;
 let writer: pg.Client;
@@ -27,6 +34,7 @@ beforeAll(async () => {
     handler: (payload) => {
       heard.push(payload);
     },
+    syncTimeoutMs: SYNC_TIMEOUT_MS,
   });
 }, 60_000);
 
@@ -91,8 +99,33 @@ test('a listening connection that hangs answers false after the time-out, and tr
   } finally {
     process.kill(backend, 'SIGCONT');
   }
-  expect(await slow.sync()).toBe(true);
+  // Once resumed it answers again: waited for, since each round trip still has only 300 ms and
+  // the resumed backend first answers the round trip that timed out.
+  await eventually(async () => expect(await slow.sync()).toBe(true), {
+    what: 'the resumed listener completes a round trip',
+    timeoutMs: 10_000,
+  });
   await slow.close();
+});
+
+test('a reply that came while this process was stalled past the time-out still counts', async () => {
+  const stalled = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_stall',
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    handler: () => {},
+    syncTimeoutMs: 100,
+  });
+  try {
+    // The empty query is written at the call; the thread then blocks (no event loop turn, no CPU)
+    // ten times the time-out while PostgreSQL answers. When it wakes, the timer is due and the
+    // reply is waiting in the socket: without the deferral the timer won (false).
+    const synced = stalled.sync();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+    expect(await synced).toBe(true);
+  } finally {
+    await stalled.close();
+  }
 });
 
 test('a closed listener promises nothing', async () => {
@@ -101,6 +134,7 @@ test('a closed listener promises nothing', async () => {
     channel: 'kit_sync_test',
     logger: createLogger({ service: 'test', level: 'silent' }),
     handler: () => {},
+    syncTimeoutMs: SYNC_TIMEOUT_MS,
   });
   expect(await other.sync()).toBe(true);
   await other.close();

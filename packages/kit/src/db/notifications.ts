@@ -101,9 +101,12 @@ export async function listenForNotifications(options: {
     if (listening === undefined) return false;
     let timer: NodeJS.Timeout | undefined;
     // A connection that hangs (no reset, a stopped backend) must not hold the callers: after
-    // syncTimeoutMs they are told false and read what they need elsewhere.
+    // syncTimeoutMs they are told false and read what they need elsewhere. The false waits for
+    // the event loop's next poll (setImmediate runs after it): when this process itself was
+    // stalled past the limit (a loaded machine), the reply that came meanwhile is read first and
+    // wins, as timers run before the loop reads its sockets.
     const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), syncTimeoutMs);
+      timer = setTimeout(() => setImmediate(() => resolve(false)), syncTimeoutMs);
     });
     // An empty query: the cheapest command PostgreSQL answers with ReadyForQuery. A failure is
     // false (the connection's 'error' listener reconnects and says so through onListening), also

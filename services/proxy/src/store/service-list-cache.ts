@@ -80,6 +80,11 @@ export class ServiceListCache {
     this.#live = live;
   }
 
+  /** Whether the account's list is kept (the next `get` that finds the round trip true serves it). */
+  has(accountId: string): boolean {
+    return this.#lists.has(accountId);
+  }
+
   get size(): number {
     return this.#lists.size;
   }
