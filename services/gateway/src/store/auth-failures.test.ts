@@ -5,11 +5,12 @@
  * ended windows only.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { applyMigrations, createLogger, createPrismaClient } from '@pag/kit';
+import { applyMigrations, createLogger, createPrismaClient, sqlPoolOf } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../database.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlStatements } from './auth-failures.ts';
 import { AuthFailureStore } from './auth-failures.ts';
 
 let postgres: TestPostgres;
@@ -18,8 +19,9 @@ let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 const stores: AuthFailureStore[] = [];
 
-function replica(client: PrismaClient = db, clock: () => Date = now): AuthFailureStore {
-  const store = new AuthFailureStore(client, {
+function replica(clock: () => Date = now, sql?: SqlStatements): AuthFailureStore {
+  const store = new AuthFailureStore(db, {
+    ...(sql && { sql }),
     policy: { limit: 3, windowSeconds: 60 },
     // Never by the timer during a test: each test refreshes when it means to.
     refreshMs: 3_600_000,
@@ -58,14 +60,14 @@ test('two replicas counting 20 failures at once: exactly 3 within the budget', a
 
 test('a flood on one replica costs a statement per round trip, and each failure still gets its own count', async () => {
   let statements = 0;
-  // The same client, counting the raw statements the store sends.
-  const counting = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === '$queryRaw') statements += 1;
-      return Reflect.get(target, property, receiver);
+  // The same pool, counting the statements the store sends.
+  const pool = sqlPoolOf(db);
+  const store = replica(now, {
+    query: (statement) => {
+      statements += 1;
+      return pool.query(statement);
     },
   });
-  const store = replica(counting);
   const waits = await Promise.all(Array.from({ length: 100 }, () => store.recordFailure('198.51.100.9')));
   expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
   expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
@@ -77,13 +79,10 @@ test('a flood on one replica costs a statement per round trip, and each failure 
 
 test('a statement that fails rejects its failures (the caller answers 503); the next ones are counted', async () => {
   let broken = true;
-  const flaky = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === '$queryRaw' && broken) return () => Promise.reject(new Error('connection lost'));
-      return Reflect.get(target, property, receiver);
-    },
+  const pool = sqlPoolOf(db);
+  const store = replica(now, {
+    query: (statement) => (broken ? Promise.reject(new Error('connection lost')) : pool.query(statement)),
   });
-  const store = replica(flaky);
   await expect(store.recordFailure('198.51.100.10')).rejects.toThrow('connection lost');
   broken = false;
   expect(await store.recordFailure('198.51.100.10')).toBe(0);
@@ -132,7 +131,7 @@ test('the window ends 60 s after its first failure; the purge deletes only rows 
 });
 
 test('a window another replica started by a clock running ahead never makes a wait longer than the window', async () => {
-  const ahead = replica(db, () => new Date(now().getTime() + 5_000));
+  const ahead = replica(() => new Date(now().getTime() + 5_000));
   const behind = replica();
   // The first failure is counted by the replica whose clock is 5 s ahead: the window starts then.
   expect(await ahead.recordFailure('198.51.100.9')).toBe(0);

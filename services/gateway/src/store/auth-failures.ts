@@ -14,8 +14,14 @@
  *
  * Times come from `now` (tests move it), not from the database, so that the window, Retry-After
  * and the purge agree on one clock.
+ *
+ * The count is a named statement on the client's node-postgres pool (kit's sqlPoolOf), not
+ * Prisma's $queryRaw: under a flood of wrong tokens from many addresses it runs about once per
+ * round trip, and Prisma's request pipeline was a fifth of the gateway's thread on a rejected token
+ * (docs/adr/0079; the audit's append made the same move, docs/adr/0043).
  */
 import type { Logger } from '@pag/kit';
+import { sqlPoolOf } from '@pag/kit';
 import { addressBucket } from '../domain/address-bucket.ts';
 import { BlockedAddresses } from '../domain/blocked-addresses.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -33,7 +39,37 @@ export interface AuthFailureOptions {
   refreshMs: number;
   now: () => Date;
   logger: Logger;
+  /** Where the count's statement runs; default: the node-postgres pool under the client. */
+  sql?: SqlStatements;
 }
+
+/** A node-postgres pool as the count uses it: named statements (prepared once per connection). */
+export interface SqlStatements {
+  query<R extends object>(statement: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{
+    rows: R[];
+  }>;
+}
+
+/**
+ * Adds each address's failures to its row and returns the rows ($1 now, $2 the addresses, $3 their
+ * failures, $4 the window floor). Rows in address order: writers never deadlock.
+ */
+const COUNT_STATEMENT = `
+  INSERT INTO "gateway"."auth_failures" AS f (address, window_start, failures)
+  SELECT d.address, $1::timestamptz, d.n
+    FROM unnest($2::text[], $3::int[]) AS d(address, n)
+   CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+   ORDER BY d.address
+  ON CONFLICT (address) DO UPDATE SET
+    window_start = CASE WHEN f.window_start <= $4::timestamptz
+                        THEN excluded.window_start ELSE f.window_start END,
+    failures = CASE WHEN f.window_start <= $4::timestamptz
+                    THEN excluded.failures ELSE f.failures + excluded.failures END
+  RETURNING address, failures, window_start`;
 
 interface CountRow {
   address: string;
@@ -54,6 +90,7 @@ interface BlockedRow {
 export class AuthFailureStore implements AsyncDisposable {
   readonly policy: AuthFailurePolicy;
   readonly #db: PrismaClient;
+  readonly #sql: SqlStatements;
   readonly #options: AuthFailureOptions;
   readonly #blocked = new BlockedAddresses();
   readonly #timer: NodeJS.Timeout;
@@ -64,6 +101,7 @@ export class AuthFailureStore implements AsyncDisposable {
 
   constructor(db: PrismaClient, options: AuthFailureOptions) {
     this.#db = db;
+    this.#sql = options.sql ?? sqlPoolOf(db);
     this.#options = options;
     this.policy = options.policy;
     this.#timer = setInterval(() => void this.refresh(), options.refreshMs);
@@ -148,22 +186,19 @@ export class AuthFailureStore implements AsyncDisposable {
     };
   }
 
-  /** Adds each address's failures to its row (rows in address order: writers never deadlock). */
-  #count(batch: [string, Waiter[]][], now: Date): Promise<CountRow[]> {
-    const floor = this.#windowFloor(now);
-    return this.#db.$queryRaw<CountRow[]>`
-      INSERT INTO "gateway"."auth_failures" AS f (address, window_start, failures)
-      SELECT d.address, ${now}::timestamptz, d.n
-        FROM unnest(${batch.map(([address]) => address)}::text[],
-                    ${batch.map(([, waiters]) => waiters.length)}::int[]) AS d(address, n)
-       CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-       ORDER BY d.address
-      ON CONFLICT (address) DO UPDATE SET
-        window_start = CASE WHEN f.window_start <= ${floor}::timestamptz
-                            THEN excluded.window_start ELSE f.window_start END,
-        failures = CASE WHEN f.window_start <= ${floor}::timestamptz
-                        THEN excluded.failures ELSE f.failures + excluded.failures END
-      RETURNING address, failures, window_start`;
+  /** Adds each address's failures to its row (COUNT_STATEMENT). */
+  async #count(batch: [string, Waiter[]][], now: Date): Promise<CountRow[]> {
+    const { rows } = await this.#sql.query<CountRow>({
+      name: 'gateway_count_auth_failures',
+      text: COUNT_STATEMENT,
+      values: [
+        now,
+        batch.map(([address]) => address),
+        batch.map(([, waiters]) => waiters.length),
+        this.#windowFloor(now),
+      ],
+    });
+    return rows;
   }
 
   /** 0 for a failure within the budget, else the wait; the address's last allowed failure blocks it. */
