@@ -19,9 +19,14 @@ let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 const stores: AuthFailureStore[] = [];
 
-function replica(clock: () => Date = now, sql?: SqlStatements): AuthFailureStore {
+function replica(
+  clock: () => Date = now,
+  sql?: SqlStatements,
+  statementIntervalMs?: number,
+): AuthFailureStore {
   const store = new AuthFailureStore(db, {
     ...(sql && { sql }),
+    ...(statementIntervalMs !== undefined && { statementIntervalMs }),
     policy: { limit: 3, windowSeconds: 60 },
     // Never by the timer during a test: each test refreshes when it means to.
     refreshMs: 3_600_000,
@@ -75,6 +80,58 @@ test('a flood on one replica costs a statement per round trip, and each failure 
   expect(await db.authFailure.findUnique({ where: { address: '198.51.100.9' } })).toMatchObject({
     failures: 100,
   });
+});
+
+/** The pool under the test's client, counting the statements sent through it. */
+function countingPool(): { sql: SqlStatements; statements: () => number } {
+  let statements = 0;
+  const pool = sqlPoolOf(db);
+  return {
+    sql: {
+      query: (statement) => {
+        statements += 1;
+        return pool.query(statement);
+      },
+    },
+    statements: () => statements,
+  };
+}
+
+test('failures trickling in from two replicas, counted in batches of an interval: still exactly 3 within the budget', async () => {
+  const [counted, other] = [countingPool(), countingPool()];
+  const interval = 20;
+  const [a, b] = [replica(now, counted.sql, interval), replica(now, other.sql, interval)];
+  const started = performance.now();
+  const waits: Promise<number>[] = [];
+  // 40 failures of one address, one every millisecond or so, alternately at each replica: each
+  // replica's failures of one interval go in one statement, the budget's edge falls inside a batch.
+  for (let i = 0; i < 40; i++) {
+    waits.push((i % 2 === 0 ? a : b).recordFailure('198.51.100.11'));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const answered = await Promise.all(waits);
+  const elapsed = performance.now() - started;
+  expect(answered.filter((wait) => wait === 0)).toHaveLength(3);
+  // Which replica's batch commits first is a race; within each one, no 401 after its first 429.
+  for (const parity of [0, 1]) {
+    const own = answered.filter((_, i) => i % 2 === parity);
+    expect(own.slice(own.findIndex((wait) => wait > 0)).every((wait) => wait > 0)).toBe(true);
+  }
+  expect(await db.authFailure.findUnique({ where: { address: '198.51.100.11' } })).toMatchObject({
+    failures: 40,
+  });
+  // One statement per replica per interval at most (the first at once), however fast they came.
+  for (const pool of [counted, other]) {
+    expect(pool.statements()).toBeLessThanOrEqual(Math.ceil(elapsed / interval) + 1);
+    expect(pool.statements()).toBeLessThan(20);
+  }
+});
+
+test('an isolated failure is counted at once, not after the interval', async () => {
+  const store = replica(now, undefined, 10_000);
+  const started = performance.now();
+  expect(await store.recordFailure('198.51.100.12')).toBe(0);
+  expect(performance.now() - started).toBeLessThan(5_000);
 });
 
 test('a statement that fails rejects its failures (the caller answers 503); the next ones are counted', async () => {
