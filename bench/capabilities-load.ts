@@ -14,11 +14,20 @@ import { join } from 'node:path';
 import type { StackProcess } from '@pag/testkit';
 import { startReadyProcess } from '@pag/testkit';
 import { runCli } from '../packages/stack/src/cli/run-cli.ts';
+import type { LoadOptions } from './measure.ts';
 
 const OWNER = { email: 'bench-capabilities@example.test', password: 'correct horse battery staple' };
 /** Tokens stored at least: a wrong token must not cost more as they grow. */
 export const STORED_TOKENS = 20;
 export const CAPABILITIES_PATH = '/api/v1/tokens/me/capabilities';
+/**
+ * A budget of rejected tokens per address no measurement reaches (AUTH_FAILURES_PER_ADDRESS of the
+ * stack the wrong tokens are sent to): every wrong token comes from one address, and with the
+ * default budget (docs/adr/0026) all but the first 30 would be refused at once (429) without being
+ * looked at. What is measured is a wrong token that is checked and counted, as in an attack
+ * spread over many addresses.
+ */
+export const UNBOUNDED_FAILURES = 1_000_000;
 
 /** `pag …` against the running stack's DATA_DIR; the printed lines, or a failure with them. */
 export async function pag(dataDir: string, ...argv: string[]): Promise<string[]> {
@@ -62,6 +71,44 @@ export function forgedTokenLike(token: string): string {
 /** A random string in the shape tokens had before our prefix (oidc-provider's: 43 base64url characters). */
 export function legacyShapedToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** Whether an answer is the refusal of a wrong token. */
+export const refusedBody = (text: string) => text.includes('"INVALID_TOKEN"');
+
+/** The wrong-token loads: the same forged token, a fresh forged one, a fresh legacy-shaped one. */
+export const WRONG_TOKEN_KINDS = ['same', 'fresh', 'legacy'] as const;
+export type WrongTokenKind = (typeof WRONG_TOKEN_KINDS)[number];
+
+/**
+ * The load of one kind of wrong token at `url` (the capabilities path of a stack), forged from
+ * `token`, a right one of that stack: the same forgery on every request, or each request with a
+ * token of its own, fresh, so nothing about it can be cached. Every answer must be a 401.
+ */
+export function wrongTokenLoad(
+  url: string,
+  token: string,
+  kind: WrongTokenKind,
+): Pick<LoadOptions, 'url' | 'headers' | 'verifyBody' | 'connectionRequests'> {
+  if (kind === 'same') {
+    return { url, headers: { authorization: `Bearer ${forgedTokenLike(token)}` }, verifyBody: refusedBody };
+  }
+  const make = kind === 'fresh' ? () => forgedTokenLike(token) : legacyShapedToken;
+  const path = new URL(url).pathname;
+  return {
+    url,
+    verifyBody: refusedBody,
+    connectionRequests: () => [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, authorization: `Bearer ${make()}` },
+        }),
+      },
+    ],
+  };
 }
 
 /** The baseline server answering `body` for every request, until disposed. */

@@ -2,13 +2,16 @@
  * Where the stack's time goes under one load: the scenario of `pnpm bench` against the embedded
  * stack alone, with the stack's Node process under V8's CPU profiler.
  *
- *   pnpm exec node bench/profile-stack.ts introspection|refresh|capabilities|context|memory-write|proxy
+ *   pnpm exec node bench/profile-stack.ts introspection|refresh|capabilities|wrong-token|wrong-same|wrong-legacy|context|memory-write|proxy
  *   (BENCH_DURATION, BENCH_CONNECTIONS; PROFILE_MEMORY_ROWS: the owner's entries for `context`,
  *   default 0; PROFILE_RATE: requests/s in all, default as fast as the stack answers. At a fixed
  *   rate the CPU per request compares two versions on a machine busy with other work, where the
  *   throughput does not; PROFILE_SAMPLES=0: no CPU profiler, whose own thread "v8:ProfEvntProc"
  *   and sampling otherwise add to the figures: about 0.2 ms per request at 250/s). `proxy`: the proxied call of `pnpm bench` (bench/proxy-load.ts), the
- *   upstream in a process of its own, not counted)
+ *   upstream in a process of its own, not counted. `wrong-token`: the capabilities path with a fresh
+ *   forged token per request as `pnpm bench` sends it (our prefix, a wrong tag; `wrong-same`: the
+ *   same forgery every time, `wrong-legacy`: a fresh legacy-shaped one), each answered 401 and
+ *   counted against a budget of rejected tokens the load never reaches)
  *
  * Prints the load's figures; the CPU time of the stack's main thread, of its other threads and of
  * its PostgreSQL processes, per request; the main thread's involuntary context switches (it was
@@ -27,7 +30,13 @@ import { createPrismaClient, sqlPoolOf } from '../packages/kit/src/mod.ts';
 import { brainDatabase } from '../services/brain/src/database.ts';
 import { PrismaClient } from '../services/brain/src/generated/prisma/client.ts';
 import { brainSubject, contextLoad, memoryWriteLoad } from './brain-load.ts';
-import { CAPABILITIES_PATH, mintStackTokens } from './capabilities-load.ts';
+import type { WrongTokenKind } from './capabilities-load.ts';
+import {
+  CAPABILITIES_PATH,
+  mintStackTokens,
+  UNBOUNDED_FAILURES,
+  wrongTokenLoad,
+} from './capabilities-load.ts';
 import type { LoadOptions } from './measure.ts';
 import { descendantPids, measure } from './measure.ts';
 import { introspectionLoad, refreshChainLoad } from './oauth-load.ts';
@@ -35,9 +44,22 @@ import type { OAuthSubject } from './oauth-subject.ts';
 import { connectOwner, PROXIED_PATH, proxiedStackEnv, startUpstream, upstreamBody } from './proxy-load.ts';
 import { stackAuthUrl, stackIntrospectionClient, stackTokenSource } from './stack-tokens.ts';
 
-const SCENARIOS = ['introspection', 'refresh', 'capabilities', 'context', 'memory-write', 'proxy'] as const;
+const WRONG_TOKENS = { 'wrong-token': 'fresh', 'wrong-same': 'same', 'wrong-legacy': 'legacy' } as const;
+const SCENARIOS = [
+  'introspection',
+  'refresh',
+  'capabilities',
+  ...(Object.keys(WRONG_TOKENS) as (keyof typeof WRONG_TOKENS)[]),
+  'context',
+  'memory-write',
+  'proxy',
+] as const;
 const scenario = SCENARIOS.find((name) => name === process.argv[2]);
 if (scenario === undefined) throw new Error(`usage: profile-stack.ts ${SCENARIOS.join('|')}`);
+/** The kind of wrong token the scenario sends, if it is one of those. */
+const wrongKind: WrongTokenKind | undefined = Object.hasOwn(WRONG_TOKENS, scenario)
+  ? WRONG_TOKENS[scenario as keyof typeof WRONG_TOKENS]
+  : undefined;
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TICKS_PER_SECOND = 100;
@@ -132,6 +154,7 @@ const stack = await startStackProcess({
   env: {
     ...(sampling && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }),
     ...(upstream && proxiedStackEnv(upstream.server.url)),
+    ...(wrongKind && { AUTH_FAILURES_PER_ADDRESS: String(UNBOUNDED_FAILURES) }),
   },
 });
 let loadStartOffset = 0;
@@ -213,6 +236,10 @@ async function loadOf(
   if (scenario === 'capabilities') {
     const [token = ''] = await mintStackTokens(stack, 1);
     return { url: `${stack.url}${CAPABILITIES_PATH}`, headers: { authorization: `Bearer ${token}` } };
+  }
+  if (wrongKind !== undefined) {
+    const [token = ''] = await mintStackTokens(stack, 1);
+    return wrongTokenLoad(`${stack.url}${CAPABILITIES_PATH}`, token, wrongKind);
   }
   const subject: OAuthSubject = {
     url: process.env.PROFILE_AT === 'auth' ? await stackAuthUrl(stack.dataDir) : stack.url,

@@ -129,10 +129,13 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
   // The gateway's three resource identifiers are one server: a token for any of them is accepted.
   const audiences = new Set(protectedResourceIds(publicUrl));
   const refuse = (challenge: Challenge, refusal: Refusal) =>
-    new AppError(refusal.code, refusal.message, {
-      headers: { 'www-authenticate': challenge(refusal.error ?? 'invalid_token', refusal.message) },
-      ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
-    });
+    answerError(
+      () =>
+        new AppError(refusal.code, refusal.message, {
+          headers: { 'www-authenticate': challenge(refusal.error ?? 'invalid_token', refusal.message) },
+          ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
+        }),
+    );
   /** Answers a rejected token: 401 within the address's budget, 429 past it. */
   const fail = (res: Response, next: NextFunction, rejection: AppError) => {
     if (failures === undefined) return next(rejection);
@@ -240,15 +243,34 @@ export function authenticate<I extends BearerIdentity>(options: AuthenticateOpti
   };
 }
 
+/**
+ * An error that is an answer (a refusal), built without a stack trace: nothing logs one for a 4xx
+ * (the error handler logs stacks of unexpected errors only), and V8's capture of it, through the
+ * request's async frames, was the largest single cost of a rejected token after the failure
+ * count's statement (docs/adr/0079). Synchronous, so no other code runs with the limit at 0.
+ */
+function answerError(make: () => AppError): AppError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** The refusal of an address past its budget of rejected tokens. */
 function throttled(policy: AuthFailureBudget['policy'], retryAfterSeconds: number): AppError {
-  return new AppError(
-    'RATE_LIMITED',
-    `Too many rejected tokens from your address (at most ${policy.limit} in ${policy.windowSeconds} s): ` +
-      `requests that need a token are refused for ${retryAfterSeconds} s.`,
-    {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-      hint: 'Check the token you send (a new one: POST /api/v1/handshakes), then retry after the time given in Retry-After.',
-    },
+  return answerError(
+    () =>
+      new AppError(
+        'RATE_LIMITED',
+        `Too many rejected tokens from your address (at most ${policy.limit} in ${policy.windowSeconds} s): ` +
+          `requests that need a token are refused for ${retryAfterSeconds} s.`,
+        {
+          headers: { 'Retry-After': String(retryAfterSeconds) },
+          hint: 'Check the token you send (a new one: POST /api/v1/handshakes), then retry after the time given in Retry-After.',
+        },
+      ),
   );
 }

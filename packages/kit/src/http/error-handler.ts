@@ -75,9 +75,11 @@ export function errorHandler(options: ErrorHandlerOptions) {
       res.destroy();
       return;
     }
-    res
-      .status(appError.status)
-      .set(withChallenge(appError, req.path, publicUrl))
-      .json(toErrorBody(appError, requestId));
+    res.status(appError.status);
+    // Node's setHeader: express's res.set of an object ran its content-type and array checks on
+    // each of these (WWW-Authenticate, Retry-After, Allow: never a Content-Type), on every refusal.
+    for (const [name, value] of Object.entries(withChallenge(appError, req.path, publicUrl)))
+      res.setHeader(name, value);
+    res.json(toErrorBody(appError, requestId));
   };
 }

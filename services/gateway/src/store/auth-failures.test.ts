@@ -5,11 +5,12 @@
  * ended windows only.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { applyMigrations, createLogger, createPrismaClient } from '@pag/kit';
+import { applyMigrations, createLogger, createPrismaClient, sqlPoolOf } from '@pag/kit';
 import type { TestPostgres } from '@pag/kit/testing';
 import { startTestPostgres } from '@pag/kit/testing';
 import { gatewayDatabase } from '../database.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlStatements } from './auth-failures.ts';
 import { AuthFailureStore } from './auth-failures.ts';
 
 let postgres: TestPostgres;
@@ -18,8 +19,14 @@ let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 const stores: AuthFailureStore[] = [];
 
-function replica(client: PrismaClient = db, clock: () => Date = now): AuthFailureStore {
-  const store = new AuthFailureStore(client, {
+function replica(
+  clock: () => Date = now,
+  sql?: SqlStatements,
+  statementIntervalMs?: number,
+): AuthFailureStore {
+  const store = new AuthFailureStore(db, {
+    ...(sql && { sql }),
+    ...(statementIntervalMs !== undefined && { statementIntervalMs }),
     policy: { limit: 3, windowSeconds: 60 },
     // Never by the timer during a test: each test refreshes when it means to.
     refreshMs: 3_600_000,
@@ -58,14 +65,14 @@ test('two replicas counting 20 failures at once: exactly 3 within the budget', a
 
 test('a flood on one replica costs a statement per round trip, and each failure still gets its own count', async () => {
   let statements = 0;
-  // The same client, counting the raw statements the store sends.
-  const counting = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === '$queryRaw') statements += 1;
-      return Reflect.get(target, property, receiver);
+  // The same pool, counting the statements the store sends.
+  const pool = sqlPoolOf(db);
+  const store = replica(now, {
+    query: (statement) => {
+      statements += 1;
+      return pool.query(statement);
     },
   });
-  const store = replica(counting);
   const waits = await Promise.all(Array.from({ length: 100 }, () => store.recordFailure('198.51.100.9')));
   expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
   expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
@@ -75,15 +82,64 @@ test('a flood on one replica costs a statement per round trip, and each failure 
   });
 });
 
+/** The pool under the test's client, counting the statements sent through it. */
+function countingPool(): { sql: SqlStatements; statements: () => number } {
+  let statements = 0;
+  const pool = sqlPoolOf(db);
+  return {
+    sql: {
+      query: (statement) => {
+        statements += 1;
+        return pool.query(statement);
+      },
+    },
+    statements: () => statements,
+  };
+}
+
+test('failures trickling in from two replicas, counted in batches of an interval: still exactly 3 within the budget', async () => {
+  const [counted, other] = [countingPool(), countingPool()];
+  const interval = 20;
+  const [a, b] = [replica(now, counted.sql, interval), replica(now, other.sql, interval)];
+  const started = performance.now();
+  const waits: Promise<number>[] = [];
+  // 40 failures of one address, one every millisecond or so, alternately at each replica: each
+  // replica's failures of one interval go in one statement, the budget's edge falls inside a batch.
+  for (let i = 0; i < 40; i++) {
+    waits.push((i % 2 === 0 ? a : b).recordFailure('198.51.100.11'));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const answered = await Promise.all(waits);
+  const elapsed = performance.now() - started;
+  expect(answered.filter((wait) => wait === 0)).toHaveLength(3);
+  // Which replica's batch commits first is a race; within each one, no 401 after its first 429.
+  for (const parity of [0, 1]) {
+    const own = answered.filter((_, i) => i % 2 === parity);
+    expect(own.slice(own.findIndex((wait) => wait > 0)).every((wait) => wait > 0)).toBe(true);
+  }
+  expect(await db.authFailure.findUnique({ where: { address: '198.51.100.11' } })).toMatchObject({
+    failures: 40,
+  });
+  // One statement per replica per interval at most (the first at once), however fast they came.
+  for (const pool of [counted, other]) {
+    expect(pool.statements()).toBeLessThanOrEqual(Math.ceil(elapsed / interval) + 1);
+    expect(pool.statements()).toBeLessThan(20);
+  }
+});
+
+test('an isolated failure is counted at once, not after the interval', async () => {
+  const store = replica(now, undefined, 10_000);
+  const started = performance.now();
+  expect(await store.recordFailure('198.51.100.12')).toBe(0);
+  expect(performance.now() - started).toBeLessThan(5_000);
+});
+
 test('a statement that fails rejects its failures (the caller answers 503); the next ones are counted', async () => {
   let broken = true;
-  const flaky = new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === '$queryRaw' && broken) return () => Promise.reject(new Error('connection lost'));
-      return Reflect.get(target, property, receiver);
-    },
+  const pool = sqlPoolOf(db);
+  const store = replica(now, {
+    query: (statement) => (broken ? Promise.reject(new Error('connection lost')) : pool.query(statement)),
   });
-  const store = replica(flaky);
   await expect(store.recordFailure('198.51.100.10')).rejects.toThrow('connection lost');
   broken = false;
   expect(await store.recordFailure('198.51.100.10')).toBe(0);
@@ -132,7 +188,7 @@ test('the window ends 60 s after its first failure; the purge deletes only rows 
 });
 
 test('a window another replica started by a clock running ahead never makes a wait longer than the window', async () => {
-  const ahead = replica(db, () => new Date(now().getTime() + 5_000));
+  const ahead = replica(() => new Date(now().getTime() + 5_000));
   const behind = replica();
   // The first failure is counted by the replica whose clock is 5 s ahead: the window starts then.
   expect(await ahead.recordFailure('198.51.100.9')).toBe(0);

@@ -6,16 +6,25 @@
  *
  * Only failures write: an upsert counts them in the address's row and returns the count, so
  * replicas together answer exactly `limit` failures 401 and every later one 429. Failures that
- * arrive while this replica's previous upsert runs wait for the next, which counts them all (one
- * statement per round trip under a flood, however many requests). Whether an address is blocked
+ * arrive while this replica's previous upsert runs, or within `statementIntervalMs` of its start,
+ * wait for the next, which counts them all, of every address (under a flood at most one statement
+ * per interval, however many requests and addresses; an isolated failure is counted at once). Whether an address is blocked
  * is read from this replica's copy (BlockedAddresses): what its own counts returned, and a refresh
  * of the blocked rows every `refreshMs`. A request with a right token therefore costs no statement. Success resets nothing. The upserts commit without waiting for
  * the WAL flush (like the usage counts): a PostgreSQL crash may forget the last moment of failures.
  *
  * Times come from `now` (tests move it), not from the database, so that the window, Retry-After
  * and the purge agree on one clock.
+ *
+ * The count is a named statement on the client's node-postgres pool (kit's sqlPoolOf), not
+ * Prisma's $queryRaw: under a flood of wrong tokens from many addresses it runs about once per
+ * round trip, and Prisma's request pipeline was a fifth of the gateway's thread on a rejected token
+ * (docs/adr/0079; the audit's append made the same move, docs/adr/0043).
  */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@pag/kit';
+import { sqlPoolOf } from '@pag/kit';
 import { addressBucket } from '../domain/address-bucket.ts';
 import { BlockedAddresses } from '../domain/blocked-addresses.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -33,7 +42,47 @@ export interface AuthFailureOptions {
   refreshMs: number;
   now: () => Date;
   logger: Logger;
+  /** Where the count's statement runs; default: the node-postgres pool under the client. */
+  sql?: SqlStatements;
+  /** The least time between the starts of two counts (default STATEMENT_INTERVAL_MS). */
+  statementIntervalMs?: number;
 }
+
+/**
+ * Under a flood of rejected tokens a replica starts at most one count per this many ms: at 1,000
+ * failures a second, one statement for about five of them instead of one for each (PostgreSQL's
+ * work and the pool's per statement were most of what a rejected token cost beyond a right one,
+ * docs/adr/0079). A failure waits at most this long more for its 401, and only during a flood.
+ */
+export const STATEMENT_INTERVAL_MS = 5;
+
+/** A node-postgres pool as the count uses it: named statements (prepared once per connection). */
+export interface SqlStatements {
+  query<R extends object>(statement: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{
+    rows: R[];
+  }>;
+}
+
+/**
+ * Adds each address's failures to its row and returns the rows ($1 now, $2 the addresses, $3 their
+ * failures, $4 the window floor). Rows in address order: writers never deadlock.
+ */
+const COUNT_STATEMENT = `
+  INSERT INTO "gateway"."auth_failures" AS f (address, window_start, failures)
+  SELECT d.address, $1::timestamptz, d.n
+    FROM unnest($2::text[], $3::int[]) AS d(address, n)
+   CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+   ORDER BY d.address
+  ON CONFLICT (address) DO UPDATE SET
+    window_start = CASE WHEN f.window_start <= $4::timestamptz
+                        THEN excluded.window_start ELSE f.window_start END,
+    failures = CASE WHEN f.window_start <= $4::timestamptz
+                    THEN excluded.failures ELSE f.failures + excluded.failures END
+  RETURNING address, failures, window_start`;
 
 interface CountRow {
   address: string;
@@ -54,6 +103,7 @@ interface BlockedRow {
 export class AuthFailureStore implements AsyncDisposable {
   readonly policy: AuthFailurePolicy;
   readonly #db: PrismaClient;
+  readonly #sql: SqlStatements;
   readonly #options: AuthFailureOptions;
   readonly #blocked = new BlockedAddresses();
   readonly #timer: NodeJS.Timeout;
@@ -61,9 +111,12 @@ export class AuthFailureStore implements AsyncDisposable {
   /** Failures waiting for the next statement, by address bucket. */
   readonly #queued = new Map<string, Waiter[]>();
   #writing: Promise<void> | undefined;
+  /** When the last count started (performance.now(): monotonic, unlike the budget's `now`). */
+  #lastStatementAt = Number.NEGATIVE_INFINITY;
 
   constructor(db: PrismaClient, options: AuthFailureOptions) {
     this.#db = db;
+    this.#sql = options.sql ?? sqlPoolOf(db);
     this.#options = options;
     this.policy = options.policy;
     this.#timer = setInterval(() => void this.refresh(), options.refreshMs);
@@ -98,12 +151,18 @@ export class AuthFailureStore implements AsyncDisposable {
   }
 
   /**
-   * One statement at a time: the failures that arrived while the previous one ran go together,
-   * so a flood costs a statement per round trip, not one per request, and each failure still
+   * One statement at a time, at most one per interval: the failures that arrived while the
+   * previous one ran, or before the interval since its start is over, go together, so a flood
+   * costs a statement per round trip or interval, not one per request, and each failure still
    * learns its own count (the k-th of n counted for an address is its total − n + k).
    */
   async #writeQueued(): Promise<void> {
+    const interval = this.#options.statementIntervalMs ?? STATEMENT_INTERVAL_MS;
     for (;;) {
+      // Failures that come meanwhile join this batch (recordFailure sees this writer going).
+      const early = this.#lastStatementAt + interval - performance.now();
+      if (early > 0) await sleep(early);
+      this.#lastStatementAt = performance.now();
       const batch = [...this.#queued];
       this.#queued.clear();
       const answer = await this.#countBatch(batch);
@@ -148,22 +207,19 @@ export class AuthFailureStore implements AsyncDisposable {
     };
   }
 
-  /** Adds each address's failures to its row (rows in address order: writers never deadlock). */
-  #count(batch: [string, Waiter[]][], now: Date): Promise<CountRow[]> {
-    const floor = this.#windowFloor(now);
-    return this.#db.$queryRaw<CountRow[]>`
-      INSERT INTO "gateway"."auth_failures" AS f (address, window_start, failures)
-      SELECT d.address, ${now}::timestamptz, d.n
-        FROM unnest(${batch.map(([address]) => address)}::text[],
-                    ${batch.map(([, waiters]) => waiters.length)}::int[]) AS d(address, n)
-       CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-       ORDER BY d.address
-      ON CONFLICT (address) DO UPDATE SET
-        window_start = CASE WHEN f.window_start <= ${floor}::timestamptz
-                            THEN excluded.window_start ELSE f.window_start END,
-        failures = CASE WHEN f.window_start <= ${floor}::timestamptz
-                        THEN excluded.failures ELSE f.failures + excluded.failures END
-      RETURNING address, failures, window_start`;
+  /** Adds each address's failures to its row (COUNT_STATEMENT). */
+  async #count(batch: [string, Waiter[]][], now: Date): Promise<CountRow[]> {
+    const { rows } = await this.#sql.query<CountRow>({
+      name: 'gateway_count_auth_failures',
+      text: COUNT_STATEMENT,
+      values: [
+        now,
+        batch.map(([address]) => address),
+        batch.map(([, waiters]) => waiters.length),
+        this.#windowFloor(now),
+      ],
+    });
+    return rows;
   }
 
   /** 0 for a failure within the budget, else the wait; the address's last allowed failure blocks it. */
