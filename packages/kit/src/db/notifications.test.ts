@@ -1,7 +1,8 @@
 /**
  * listenForNotifications' sync(): once it resolves true, every notification committed before the
  * call has reached the handler, so a cache the handler invalidates may then answer from memory.
- * Callers that come while a round trip is under way share the next one.
+ * Callers that come while a round trip is under way share the next one. The listeners of a
+ * process share one connection per database.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import pg from 'pg';
@@ -86,11 +87,11 @@ test('a listening connection that hangs answers false after the time-out, and tr
     syncTimeoutMs: 300,
   });
   const { rows } = await writer.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE application_name = 'pag-listen-kit_sync_hang'`,
+    `SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pag-listen-%kit_sync_hang%'`,
   );
   const backend = rows[0]?.pid;
   if (backend === undefined) throw new Error('the listening session was not found');
-  // The listener's backend stopped: the round trip cannot end.
+  // The listeners' backend stopped: the round trip cannot end.
   process.kill(backend, 'SIGSTOP');
   try {
     const started = Date.now();
@@ -139,4 +140,55 @@ test('a closed listener promises nothing', async () => {
   expect(await other.sync()).toBe(true);
   await other.close();
   expect(await other.sync()).toBe(false);
+});
+
+test('listeners of one database share one connection, each hearing its own channel, until the last closes', async () => {
+  const backends = async () =>
+    (
+      await writer.query<{ name: string }>(
+        `SELECT application_name AS name FROM pg_stat_activity WHERE application_name LIKE 'pag-listen-%'`,
+      )
+    ).rows.map((row) => row.name);
+  const logger = createLogger({ service: 'test', level: 'silent' });
+  const first: string[] = [];
+  const second: string[] = [];
+  const a = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_shared_a',
+    logger,
+    handler: (payload) => void first.push(payload),
+  });
+  const b = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_shared_b',
+    logger,
+    handler: (payload) => void second.push(payload),
+  });
+  expect(await backends()).toEqual(['pag-listen-kit_sync_test,kit_shared_a,kit_shared_b']);
+  await writer.query(`SELECT pg_notify('kit_shared_a', 'for a'), pg_notify('kit_shared_b', 'for b')`);
+  expect(await a.sync()).toBe(true);
+  expect(first).toEqual(['for a']);
+  expect(second).toEqual(['for b']);
+  // b gone: its channel is no longer heard, a's still is, on the same connection.
+  await b.close();
+  await writer.query(`SELECT pg_notify('kit_shared_a', 'again'), pg_notify('kit_shared_b', 'unheard')`);
+  expect(await a.sync()).toBe(true);
+  expect(first).toEqual(['for a', 'again']);
+  expect(second).toEqual(['for b']);
+  await a.close();
+  await listener.close();
+  // The backend leaves pg_stat_activity shortly after the connection closed: bounded wait.
+  for (const deadline = Date.now() + 5_000; (await backends()).length > 0 && Date.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await backends()).toEqual([]);
+  // A listener after the last one closed opens a new connection.
+  listener = await listenForNotifications({
+    databaseUrl: postgres.url,
+    channel: 'kit_sync_test',
+    logger,
+    handler: (payload) => void heard.push(payload),
+  });
+  await writer.query(`SELECT pg_notify('kit_sync_test', 'after reopening')`);
+  expect(await listener.sync()).toBe(true);
+  expect(heard.at(-1)).toBe('after reopening');
 });

@@ -16,10 +16,13 @@
  * never the key (nor the provider's own error text, which may quote it): an HTTP error or a
  * broken stream is 502 UPSTREAM_ERROR, the deadline or the client's connect timeout 504
  * UPSTREAM_TIMEOUT, a requester that went away CLIENT_CLOSED_REQUEST. Never a fallback.
+ *
+ * The client is loaded on the first completion, not at start-up: `openai` is about 7 MB of heap
+ * that a stack whose owners never chat would keep resident for nothing (docs/adr/0080).
  */
 import type { ChatUsage } from '@pag/contracts';
 import { AppError } from '@pag/contracts';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage } from '../domain/chat-prompt.ts';
 
@@ -70,6 +73,14 @@ export interface Completion {
   toolCalls: ToolCall[];
 }
 
+type OpenAIClass = typeof OpenAI;
+let loading: Promise<OpenAIClass> | undefined;
+/** The `openai` client class, imported once, on first use. */
+function openAIClient(): Promise<OpenAIClass> {
+  loading ??= import('openai').then((module) => module.default);
+  return loading;
+}
+
 export async function complete(
   provider: ProviderEndpoint,
   messages: readonly ProviderMessage[],
@@ -77,6 +88,7 @@ export async function complete(
 ): Promise<Completion> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+  const OpenAI = await openAIClient();
   const client = new OpenAI({
     baseURL: provider.baseUrl,
     // The client insists on a key and would read OPENAI_API_KEY (and OPENAI_ORG_ID, …) from the
@@ -127,7 +139,7 @@ export async function complete(
       }
     }
   } catch (error) {
-    throw providerFailure(error, host, options.timeoutMs, deadline, options.signal);
+    throw providerFailure(OpenAI, error, host, options.timeoutMs, deadline, options.signal);
   }
   // A sparse index (a provider skipping one) leaves a hole; only calls that arrived count.
   return { text, model, usage, status: 200, toolCalls: toolCalls.filter((call) => call !== undefined) };
@@ -151,6 +163,7 @@ function toWire(message: ProviderMessage): ChatCompletionMessageParam {
 }
 
 function providerFailure(
+  OpenAI: OpenAIClass,
   error: unknown,
   host: string,
   timeoutMs: number,

@@ -15,10 +15,13 @@
  * request is matched to its route, and a call needing a scope the token lacks makes the HTTP answer
  * a 403 insufficient_scope challenge naming that scope together with the token's own (so that the
  * token the client gets next keeps what it had), against the MCP endpoint's resource metadata.
+ *
+ * The SDK is imported on the first MCP request, not at start-up: about 7 MB of heap that a
+ * gateway no MCP client talks to would keep resident for nothing (docs/adr/0080).
  */
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { StreamableHTTPServerTransport as Transport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_CONDUCT_RULE, AppError, matchRoute, requiredScope, scopeGrants } from '@pag/contracts';
 import type { Logger } from '@pag/kit';
@@ -40,6 +43,16 @@ export interface McpEndpointOptions {
 
 const INSTRUCTIONS = `The owner's personal API gateway. Call get_context first. ${AGENT_CONDUCT_RULE} A tool that fails answers with the API's error (status, code, message, hint); a call your token's scopes do not cover is refused with a step-up challenge naming the scope.`;
 
+/** The SDK's server and transport, imported once, on first use. */
+let loading: Promise<{ McpServer: typeof McpServer; Transport: typeof Transport }> | undefined;
+function mcpSdk() {
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]).then(([mcp, http]) => ({ McpServer: mcp.McpServer, Transport: http.StreamableHTTPServerTransport }));
+  return loading;
+}
+
 export function mcpEndpoint(options: McpEndpointOptions): LocalHandler {
   const { toolCalls, publicUrl, logger } = options;
   const tools = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
@@ -56,7 +69,8 @@ export function mcpEndpoint(options: McpEndpointOptions): LocalHandler {
       return toolResult(answer.status, answer.retryAfter, answer.body);
     };
 
-    const server = new McpServer(
+    const sdk = await mcpSdk();
+    const server = new sdk.McpServer(
       { name: 'personal-api-gateway', title: 'Personal API Gateway', version: GATEWAY_VERSION },
       { instructions: INSTRUCTIONS },
     );
@@ -73,7 +87,7 @@ export function mcpEndpoint(options: McpEndpointOptions): LocalHandler {
       );
     }
     // Stateless: no session id, and each answer is one JSON body (no server-sent events).
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new sdk.Transport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });

@@ -2,7 +2,10 @@
  * The gateway's own public routes: discovery index, quick-start, capabilities, OpenAPI and
  * llms.txt. The bodies depend only on PUBLIC_URL, the version and, for those listing endpoints
  * with their availability, the set of running services: each is rendered once per directory
- * version (a service starting or stopping renders it again), so serving one costs a write.
+ * version (a service starting or stopping renders it again), so serving one costs a write. The
+ * OpenAPI document (265 kB, 60 ms to build) is built on its first request, not at start-up: most
+ * gateways never serve it, and its bytes and the garbage of building it stayed resident
+ * (docs/adr/0080).
  */
 import { buildOpenApiDocument } from '@pag/contracts';
 import type { DirectorySnapshot } from '@pag/kit';
@@ -18,6 +21,15 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
 function sendPrepared(body: string, contentType: string): LocalHandler {
   const bytes = Buffer.from(body);
   return (_req: Request, res: Response) => {
+    res.status(200).type(contentType).send(bytes);
+  };
+}
+
+/** A document rendered on its first request, then kept. */
+function sendOnDemand(render: () => string, contentType: string): LocalHandler {
+  let bytes: Buffer | undefined;
+  return (_req: Request, res: Response) => {
+    bytes ??= Buffer.from(render());
     res.status(200).type(contentType).send(bytes);
   };
 }
@@ -64,7 +76,13 @@ export function publicDocumentHandlers(options: {
         JSON_TYPE,
       ),
     ],
-    ['openapi', json(buildOpenApiDocument({ serverUrl: publicUrl, version: GATEWAY_VERSION }))],
+    [
+      'openapi',
+      sendOnDemand(
+        () => JSON.stringify(buildOpenApiDocument({ serverUrl: publicUrl, version: GATEWAY_VERSION })),
+        JSON_TYPE,
+      ),
+    ],
     ['llms', sendLive(directory, (running) => llmsTxt(publicUrl, running), TEXT_TYPE)],
   ]);
 }
