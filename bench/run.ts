@@ -6,6 +6,7 @@
  * BENCH_ONLY=discovery|oauth|capabilities|context|memory-write|memory|audit|proxy (comma-separated) runs only those scenarios and
  * prints their rows without writing docs/benchmarks.md (which always holds a full run).
  * BENCH_SETTLE_SECONDS (default 5): how long the memory scenario lets a process idle before sampling.
+ * BENCH_CONTEXT_PAIRS (default 5): pairs of alternating rounds of the context, empty and full (docs/adr/0077).
  */
 
 import { execFileSync } from 'node:child_process';
