@@ -18,6 +18,15 @@ import { listenForNotifications } from './notifications.ts';
  * an empty query on loopback well within it (with the default 1 s a stall would read as `false`).
  */
 const SYNC_TIMEOUT_MS = 10_000;
+const silent = createLogger({ service: 'test', level: 'silent' });
+
+/** A listener of this test's database on `channel`. */
+const listen = (
+  channel: string,
+  handler: (payload: string) => void = () => {},
+  syncTimeoutMs = SYNC_TIMEOUT_MS,
+): Promise<NotificationListener> =>
+  listenForNotifications({ databaseUrl: postgres.url, channel, logger: silent, handler, syncTimeoutMs });
 
 let postgres: TestPostgres;
 let writer: pg.Client;
@@ -28,15 +37,7 @@ beforeAll(async () => {
   postgres = await startTestPostgres();
   writer = new pg.Client({ connectionString: postgres.url });
   await writer.connect();
-  listener = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_sync_test',
-    logger: createLogger({ service: 'test', level: 'silent' }),
-    handler: (payload) => {
-      heard.push(payload);
-    },
-    syncTimeoutMs: SYNC_TIMEOUT_MS,
-  });
+  listener = await listen('kit_sync_test', (payload) => void heard.push(payload));
 }, 60_000);
 
 afterAll(async () => {
@@ -79,13 +80,7 @@ test('callers that come during a round trip share the next one', async () => {
 });
 
 test('a listening connection that hangs answers false after the time-out, and true once it answers', async () => {
-  const slow = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_sync_hang',
-    logger: createLogger({ service: 'test', level: 'silent' }),
-    handler: () => {},
-    syncTimeoutMs: 300,
-  });
+  const slow = await listen('kit_sync_hang', () => {}, 300);
   const { rows } = await writer.query<{ pid: number }>(
     `SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pag-listen-%kit_sync_hang%'`,
   );
@@ -110,13 +105,7 @@ test('a listening connection that hangs answers false after the time-out, and tr
 });
 
 test('a reply that came while this process was stalled past the time-out still counts', async () => {
-  const stalled = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_sync_stall',
-    logger: createLogger({ service: 'test', level: 'silent' }),
-    handler: () => {},
-    syncTimeoutMs: 100,
-  });
+  const stalled = await listen('kit_sync_stall', () => {}, 100);
   try {
     // The empty query is written at the call; the thread then blocks (no event loop turn, no CPU)
     // ten times the time-out while PostgreSQL answers. When it wakes, the timer is due and the
@@ -130,13 +119,7 @@ test('a reply that came while this process was stalled past the time-out still c
 });
 
 test('a closed listener promises nothing', async () => {
-  const other = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_sync_test',
-    logger: createLogger({ service: 'test', level: 'silent' }),
-    handler: () => {},
-    syncTimeoutMs: SYNC_TIMEOUT_MS,
-  });
+  const other = await listen('kit_sync_test');
   expect(await other.sync()).toBe(true);
   await other.close();
   expect(await other.sync()).toBe(false);
@@ -149,21 +132,10 @@ test('listeners of one database share one connection, each hearing its own chann
         `SELECT application_name AS name FROM pg_stat_activity WHERE application_name LIKE 'pag-listen-%'`,
       )
     ).rows.map((row) => row.name);
-  const logger = createLogger({ service: 'test', level: 'silent' });
   const first: string[] = [];
   const second: string[] = [];
-  const a = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_shared_a',
-    logger,
-    handler: (payload) => void first.push(payload),
-  });
-  const b = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_shared_b',
-    logger,
-    handler: (payload) => void second.push(payload),
-  });
+  const a = await listen('kit_shared_a', (payload) => void first.push(payload));
+  const b = await listen('kit_shared_b', (payload) => void second.push(payload));
   expect(await backends()).toEqual(['pag-listen-kit_sync_test,kit_shared_a,kit_shared_b']);
   await writer.query(`SELECT pg_notify('kit_shared_a', 'for a'), pg_notify('kit_shared_b', 'for b')`);
   expect(await a.sync()).toBe(true);
@@ -177,17 +149,13 @@ test('listeners of one database share one connection, each hearing its own chann
   expect(second).toEqual(['for b']);
   await a.close();
   await listener.close();
-  // The backend leaves pg_stat_activity shortly after the connection closed: bounded wait.
-  for (const deadline = Date.now() + 5_000; (await backends()).length > 0 && Date.now() < deadline; )
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(await backends()).toEqual([]);
-  // A listener after the last one closed opens a new connection.
-  listener = await listenForNotifications({
-    databaseUrl: postgres.url,
-    channel: 'kit_sync_test',
-    logger,
-    handler: (payload) => void heard.push(payload),
+  // The backend leaves pg_stat_activity shortly after the connection closed.
+  await eventually(async () => expect(await backends()).toEqual([]), {
+    what: 'the listening backend is gone',
+    timeoutMs: 5_000,
   });
+  // A listener after the last one closed opens a new connection.
+  listener = await listen('kit_sync_test', (payload) => void heard.push(payload));
   await writer.query(`SELECT pg_notify('kit_sync_test', 'after reopening')`);
   expect(await listener.sync()).toBe(true);
   expect(heard.at(-1)).toBe('after reopening');
