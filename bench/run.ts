@@ -318,21 +318,23 @@ async function capabilitiesScenarios(): Promise<Scenario[]> {
 /** The memory write's answers and the rows found for them afterwards. */
 let memoryWritten: { answered: number; rows: number } | undefined;
 
-/** Each alternating round's measurement of the context, empty and full, in the order run. */
-let contextRounds: { empty: Measurement[]; full: Measurement[] } | undefined;
+/** One pair of the context's alternating rounds, run one after the other. */
+interface ContextPair {
+  empty: Measurement;
+  full: Measurement;
+  /** full ÷ empty requests/s: what the machine's drift between the two spares. */
+  ratio: number;
+}
+/** The context's pairs of rounds, in the order run. */
+let contextRounds: ContextPair[] | undefined;
 /** Pairs of alternating rounds of the context, empty and full (ABBA order, so a drift cancels). */
 const contextPairs = Number(process.env.BENCH_CONTEXT_PAIRS ?? 5);
 
-/** The index of the pair whose full ÷ empty requests/s is the median (the lower middle if even). */
-function medianPair(rounds: { empty: Measurement[]; full: Measurement[] }): number {
-  const ratios = rounds.empty.map((e, i) => ({
-    i,
-    ratio: (rounds.full[i]?.requestsPerSecond ?? Number.NaN) / e.requestsPerSecond,
-  }));
-  ratios.sort((a, b) => a.ratio - b.ratio);
-  const middle = ratios[Math.floor((ratios.length - 1) / 2)];
+/** The pair whose full ÷ empty requests/s is the median (the lower middle if even). */
+function medianPair(pairs: readonly ContextPair[]): ContextPair {
+  const middle = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor((pairs.length - 1) / 2)];
   if (middle === undefined) throw new Error('no round of the context to take the median of');
-  return middle.i;
+  return middle;
 }
 
 const median = (values: number[]) => {
@@ -359,14 +361,24 @@ async function contextScenarios(empty: BrainSubject, full: BrainSubject, stackPi
   const warmUp = Math.min(2, durationSeconds);
   for (const context of [loads.empty, loads.full])
     await measure({ ...context.load(), connections, durationSeconds: warmUp, pids: [] });
-  const rounds: { empty: Measurement[]; full: Measurement[] } = { empty: [], full: [] };
-  for (let pair = 0; pair < contextPairs; pair += 1) {
-    const order = pair % 2 === 0 ? (['empty', 'full'] as const) : (['full', 'empty'] as const);
-    for (const kind of order)
-      rounds[kind].push(await measure({ ...loads[kind].load(), connections, durationSeconds, pids }));
+  const round = (kind: 'empty' | 'full') =>
+    measure({ ...loads[kind].load(), connections, durationSeconds, pids });
+  const pairs: ContextPair[] = [];
+  for (let i = 0; i < contextPairs; i += 1) {
+    // Empty first in even pairs, full first in odd ones.
+    let empty: Measurement;
+    let full: Measurement;
+    if (i % 2 === 0) {
+      empty = await round('empty');
+      full = await round('full');
+    } else {
+      full = await round('full');
+      empty = await round('empty');
+    }
+    pairs.push({ empty, full, ratio: full.requestsPerSecond / empty.requestsPerSecond });
   }
-  contextRounds = rounds;
-  const pair = medianPair(rounds);
+  contextRounds = pairs;
+  const pair = medianPair(pairs);
   const scenarios: Scenario[] = [];
   for (const [kind, name] of [
     ['empty', CONTEXT_EMPTY],
@@ -383,7 +395,7 @@ async function contextScenarios(empty: BrainSubject, full: BrainSubject, stackPi
       name,
       measured: {
         subject: `gateway (embedded stack), dashboard token, scope full, ${context.rows} entries (the median pair's round)`,
-        result: rounds[kind][pair] as Measurement,
+        result: pair[kind],
       },
       baseline: {
         subject: `baseline: bare node:http, same body (${context.body.length} bytes)`,
@@ -566,10 +578,8 @@ function brainNotes(scenarios: Scenario[]): string {
       );
   }
   if (contextRounds !== undefined) {
-    const { empty, full } = contextRounds;
-    // Each pair's rounds ran one after the other: its ratio is what the machine's drift spares.
-    const pairs = empty.map((e, i) => ({ empty: e, full: full[i] as Measurement }));
-    const rates = pairs.map((p) => p.full.requestsPerSecond / p.empty.requestsPerSecond);
+    const pairs = contextRounds;
+    const rates = pairs.map((p) => p.ratio);
     const cpu = pairs.map((p) => cpuMsPerRequest(p.full) / cpuMsPerRequest(p.empty));
     const spread = Math.abs(median(rates) - 1);
     const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
