@@ -71,6 +71,7 @@ export function startUpstream(baselineServer: string) {
 }
 
 const NODE_FORWARDER = fileURLToPath(new URL('./node-forwarder.ts', import.meta.url));
+const EXPRESS_FORWARDER = fileURLToPath(new URL('./express-forwarder.ts', import.meta.url));
 
 /**
  * The floor (docs/adr/0074): a bare Node forwarder (bench/node-forwarder.ts: node:http server,
@@ -79,6 +80,15 @@ const NODE_FORWARDER = fileURLToPath(new URL('./node-forwarder.ts', import.meta.
  */
 export function startNodeForwarder(upstreamUrl: string) {
   return startReadyProcess({ args: [NODE_FORWARDER, `${upstreamUrl}${UPSTREAM_PATH}`] });
+}
+
+/**
+ * The chosen libraries' floor (docs/adr/0081): express with http-proxy-middleware as its one
+ * middleware (bench/express-forwarder.ts) in its own process in front of the upstream, answering
+ * UPSTREAM_PATH's answer to every request. Stopped by its pid when disposed.
+ */
+export function startExpressForwarder(upstreamUrl: string) {
+  return startReadyProcess({ args: [EXPRESS_FORWARDER, `${upstreamUrl}${UPSTREAM_PATH}`] });
 }
 
 /** The upstream and a stack whose owner connected GitHub at it, with an agent's token. */

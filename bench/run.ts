@@ -49,6 +49,7 @@ import {
   PROXIED_PATH,
   proxiedAuditRows,
   proxiedSubject,
+  startExpressForwarder,
   startNodeForwarder,
   UPSTREAM_PATH,
 } from './proxy-load.ts';
@@ -460,6 +461,7 @@ const PROXIED_TARGET = { ofNginx: 0.2, addedP99Ms: 10 };
 const PROXIED = `GET ${PROXIED_PATH} through gateway and proxy to a 1 KB upstream`;
 const PROXIED_NGINX = `GET ${UPSTREAM_PATH} through nginx (proxy_pass, keep-alive upstream) to the same upstream`;
 const PROXIED_FLOOR = `GET ${UPSTREAM_PATH} through a bare Node forwarder (node:http, keep-alive Agent, pipe) to the same upstream`;
+const PROXIED_LIBRARIES = `GET ${UPSTREAM_PATH} through express and http-proxy-middleware alone (the proxy's options) to the same upstream`;
 /** The proxied call's audit rows afterwards, and the answers the load counted; or why nginx is missing. */
 let proxiedChecks: { answered: number; calls: number; separate: number; nginxMissing?: string } | undefined;
 
@@ -515,19 +517,28 @@ async function proxiedScenarios(): Promise<Scenario[]> {
     async () => [nginx.pid, ...(await descendantPids(nginx.pid))],
   );
   const nginxRow = { subject: 'nginx (Debian package, worker_processes auto)', result: throughNginx };
-  // The floor: what Node's own forwarding costs on this machine, without any of the pipeline.
-  await using forwarder = await startNodeForwarder(subject.upstream.url);
-  const throughNode = await warmUpAndMeasure(
-    () => ({ url: `${forwarder.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
-    async () => [forwarder.pid],
-  );
-  const floorRow = {
-    subject: 'bare Node forwarder (bench/node-forwarder.ts), one thread',
-    result: throughNode,
+  // The floors: what Node's own forwarding costs on this machine, and what express with
+  // http-proxy-middleware (the chosen libraries) cost, each without any of the pipeline.
+  const forwarderRow = async (start: typeof startNodeForwarder, subjectName: string) => {
+    await using forwarder = await start(subject.upstream.url);
+    const result = await warmUpAndMeasure(
+      () => ({ url: `${forwarder.url}${UPSTREAM_PATH}`, verifyBody: (text) => text === expected }),
+      async () => [forwarder.pid],
+    );
+    return { subject: subjectName, result };
   };
+  const floorRow = await forwarderRow(
+    startNodeForwarder,
+    'bare Node forwarder (bench/node-forwarder.ts), one thread',
+  );
+  const librariesRow = await forwarderRow(
+    startExpressForwarder,
+    'express + http-proxy-middleware only (bench/express-forwarder.ts), one thread',
+  );
   return [
     { name: PROXIED, measured: oursRow, baseline: nginxRow },
     { name: PROXIED_FLOOR, measured: floorRow, baseline: nginxRow },
+    { name: PROXIED_LIBRARIES, measured: librariesRow, baseline: nginxRow },
     { name: PROXIED_NGINX, measured: nginxRow, baseline: directRow },
   ];
 }
@@ -551,11 +562,16 @@ function proxiedNotes(scenarios: Scenario[]): string {
       `Proxied call ÷ nginx: ${share.toFixed(2)} × its requests/s, p99 ${added} ms over nginx's (${m.p99Ms} ms against ${n.p99Ms} ms). Target at least ${PROXIED_TARGET.ofNginx} × and at most ${PROXIED_TARGET.addedP99Ms} ms added: ${met ? 'met' : 'NOT met'}.`,
     );
   }
-  const floor = scenarios.find((s) => s.name === PROXIED_FLOOR)?.measured.result;
-  if (floor !== undefined) {
-    lines.push(
-      `Proxied call ÷ the bare Node forwarder (the floor on one thread): ${(m.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} × its requests/s; the forwarder ÷ nginx ${ratio(floor.requestsPerSecond, proxied.baseline.result.requestsPerSecond)}.`,
-    );
+  const floors = [
+    [PROXIED_FLOOR, 'the bare Node forwarder (the floor on one thread)', 'the forwarder'],
+    [PROXIED_LIBRARIES, "express + http-proxy-middleware alone (the chosen libraries' floor)", 'they'],
+  ] as const;
+  for (const [name, what, short] of floors) {
+    const floor = scenarios.find((s) => s.name === name)?.measured.result;
+    if (floor !== undefined)
+      lines.push(
+        `Proxied call ÷ ${what}: ${(m.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} × its requests/s; ${short} ÷ nginx ${ratio(floor.requestsPerSecond, proxied.baseline.result.requestsPerSecond)}.`,
+      );
   }
   lines.push(
     `Audit rows of the proxied calls (warm-up and measurement): ${proxiedChecks.calls} rows naming the service and the upstream's 200 (${proxiedChecks.separate} proxy.call rows besides) for ${proxiedChecks.answered} answers counted by the load.`,
@@ -901,6 +917,9 @@ node:http server, \`http.request\` to the upstream over a keep-alive Agent, the 
 nothing else: no routing, token, scope, credential, header policy, limits, audit or metrics) in
 front of the same upstream. It is what Node's own forwarding costs on one thread of this machine:
 the stack's row below it is the pipeline's cost, the forwarder's row below nginx is the platform's.
+The chosen libraries' floor (docs/adr/0081): express with http-proxy-middleware as its one
+middleware, configured as the proxy's forwarders are (bench/express-forwarder.ts), and nothing
+else, in front of the same upstream: between it and the stack is what our pipeline adds.
 
 Command: \`BENCH_DURATION=${durationSeconds} BENCH_CONNECTIONS=${connections} pnpm bench\`
 Run: ${new Date().toISOString()} · commit ${revision()} · Node ${process.version} · ${machine}
