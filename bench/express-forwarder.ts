@@ -10,10 +10,10 @@
  * `ready: <url>` once listening.
  */
 import { Agent, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import { FORWARDING_OPTIONS } from '../packages/kit/src/mod.ts';
+import { serveReady } from './serve-ready.ts';
 
 const upstream = new URL(process.argv[2] as string);
 const app = express();
@@ -34,8 +34,4 @@ app.use(
   }),
 );
 const server = createServer(app);
-server.keepAliveTimeout = 5_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`ready: http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serveReady(server);

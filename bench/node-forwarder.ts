@@ -8,7 +8,7 @@
  * listening.
  */
 import { Agent, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveReady } from './serve-ready.ts';
 
 const upstream = new URL(process.argv[2] as string);
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -36,8 +36,4 @@ const server = createServer((req, res) => {
   });
   req.pipe(call);
 });
-server.keepAliveTimeout = 5_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`ready: http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serveReady(server);
